@@ -251,19 +251,46 @@ def test_prefetch_and_errors_through_prefetch():
     values(ds)
 
 
+def counted(calls, fn=lambda x: x):
+  """A map function whose every per-element run is counted (tf.py_func runs per element)."""
+  def count(x):
+    calls.append(1)
+    return x
+  return lambda x: fn(tf.py_func(count, [x], tf.int64))
+
+
 def test_cache_memory_and_file(tmp_path):
   calls = []
-  ds = tf.data.Dataset.range(3).map(lambda x: calls.append(1) or x).cache()
+  ds = tf.data.Dataset.range(3).map(counted(calls)).cache()
   assert values(ds) == values(ds) == [0, 1, 2]
   assert len(calls) == 3
   shuffled = tf.data.Dataset.range(10).shuffle(10).cache()
   assert values(shuffled) == values(shuffled)
   prefix = str(tmp_path / "cache")
   calls.clear()
-  ds = tf.data.Dataset.range(4).map(lambda x: calls.append(1) or x * 2).cache(prefix)
+  ds = tf.data.Dataset.range(4).map(counted(calls, lambda x: x * 2)).cache(prefix)
   assert values(ds) == [0, 2, 4, 6]
-  again = tf.data.Dataset.range(4).map(lambda x: calls.append(1) or x * 2).cache(prefix)
+  again = tf.data.Dataset.range(4).map(counted(calls, lambda x: x * 2)).cache(prefix)
   assert values(again) == [0, 2, 4, 6] and len(calls) == 4
+
+
+def test_map_function_is_traced_like_tf():
+  """As in TF, a map function's Python body runs at trace time, not once per element;
+  random ops still draw anew for every element, and string elements work."""
+  runs = []
+
+  def noisy(x):
+    runs.append(1)
+    return tf.cast(x, tf.float32) + tf.random_uniform([])
+
+  out = values(tf.data.Dataset.range(50).map(noisy, num_parallel_calls=2))
+  assert len(runs) <= 2  # the discovery run and the trace
+  fractions = [v - i for i, v in enumerate(out)]
+  assert all(0 <= f < 1 for f in fractions) and len(set(fractions)) == 50
+  words = tf.data.Dataset.from_tensor_slices([b"a b", b"c d e"])
+  assert values(words.map(lambda s: tf.size(tf.string_split([s]).values))) == [2, 3]
+  shapes = tf.data.Dataset.range(1, 12).map(lambda n: tf.reduce_sum(tf.range(n)))
+  assert values(shapes) == [n * (n - 1) // 2 for n in range(1, 12)]
 
 
 # ---- iterators ----

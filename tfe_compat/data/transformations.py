@@ -8,9 +8,12 @@ import os
 import pickle
 import queue
 import threading
+import weakref
 
+import jax
 import numpy as np
 
+from tfe_compat.eager import function
 from tfe_compat.framework import dtypes
 from tfe_compat.framework import errors
 from tfe_compat.framework import tensor_shape
@@ -248,9 +251,64 @@ class Unbatch(Dataset):
 
 
 # ---- functions ----
+_MAX_SIGNATURES = 8
+
+
+class DatasetFunction(function.Function):
+  """A `map`/`filter` function run as TF runs it: traced once per element signature, then
+  compiled (its parallel calls run outside the GIL). It runs eagerly, silently, on string
+  elements, on signatures beyond the first few (elements of many shapes), and when it
+  cannot compile (Python control flow on values, NumPy calls)."""
+
+  _warn = False
+
+  def __init__(self, fn):
+    super().__init__(fn)
+    self._lock = threading.Lock()  # parallel calls trace a signature once
+
+  def _trace(self, key, args, kwargs):
+    with self._lock:
+      if key not in self._concrete:
+        if any(getattr(leaf, "dtype", None) is dtypes.string
+               for leaf in jax.tree_util.tree_leaves(args)):
+          self._concrete[key] = _Eager(self._fn)
+        elif len(self._concrete) < _MAX_SIGNATURES:
+          return super()._trace(key, args, kwargs)
+    concrete = self._concrete.get(key)
+    return self._fn(*args, **kwargs) if concrete is None else concrete(args, kwargs)
+
+
+_functions = weakref.WeakKeyDictionary()
+
+
+def dataset_function(fn):
+  """The DatasetFunction of `fn`, shared by the datasets that map the same function (a
+  pipeline built again each epoch compiles once)."""
+  try:
+    compiled = _functions.get(fn)
+    if compiled is None:
+      compiled = _functions[fn] = DatasetFunction(fn)
+    return compiled
+  except TypeError:  # not weakly referenceable
+    return DatasetFunction(fn)
+
+
+class _Eager:
+  """The eager "compiled function" of a signature that cannot be compiled."""
+
+  def __init__(self, fn):
+    self._fn = fn
+
+  def __call__(self, args, kwargs):
+    return self._fn(*args, **kwargs)
+
+  def run(self, leaves, args, kwargs):
+    return self._fn(*args, **kwargs)
+
+
 class Map(Dataset):
   def __init__(self, dataset, map_func, num_parallel_calls):
-    self._input, self._fn = dataset, map_func
+    self._input, self._fn = dataset, dataset_function(map_func)
     self._workers = _workers(num_parallel_calls)
 
   def _make_iter(self):
@@ -278,7 +336,7 @@ def ordered_parallel(elements, fn, workers):
 
 class Filter(Dataset):
   def __init__(self, dataset, predicate):
-    self._input, self._fn = dataset, predicate
+    self._input, self._fn = dataset, dataset_function(predicate)
 
   def _compute_spec(self):
     return self._input.element_spec

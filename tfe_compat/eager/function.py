@@ -143,8 +143,10 @@ def _is_tensor_arg(x):
 class ConcreteFunction:
   """The function compiled for one input signature (or run eagerly when it cannot be)."""
 
-  def __init__(self, python_function, leaves, treedef, eager_result, discovery, name):
+  def __init__(self, python_function, leaves, treedef, eager_result, discovery, name,
+               warn=True):
     self._fn = python_function
+    self._warn = warn
     self._treedef = treedef
     self._name = name
     self._variables = list(discovery.seen.values())
@@ -229,6 +231,8 @@ class ConcreteFunction:
 
   def _fall_back(self, error):
     self._eager_only = True
+    if not self._warn:
+      return
     where = _user_frame(error)
     warnings.warn(
         "tf.function-decorated function %r cannot be compiled: %s uses Python control flow "
@@ -270,6 +274,8 @@ def _user_frame(error):
 
 class Function:
   """A callable compiled per input signature (see the module docstring)."""
+
+  _warn = True  # retracing and eager-fallback warnings (tf.data's functions have none)
 
   def __init__(self, python_function, name=None, input_signature=None, autograph=True,
                experimental_compile=None, experimental_relax_shapes=False, jit_compile=None):
@@ -333,7 +339,7 @@ class Function:
   def _trace(self, key, args, kwargs):
     """The eager first call of a signature; records the ConcreteFunction for later calls."""
     self._traces += 1
-    if self._traces > _RETRACE_WARNING_AFTER:
+    if self._traces > _RETRACE_WARNING_AFTER and self._warn:
       warnings.warn("%d calls to %r triggered tf.function retracing. Tracing is expensive "
                     "and the excessive number of tracings is likely due to passing python "
                     "objects instead of tensors or tensors with different shapes. Consider "
@@ -345,7 +351,7 @@ class Function:
     discovery.random = context.rng_draws != draws
     leaves, treedef = jax.tree_util.tree_flatten((args, kwargs), is_leaf=_is_leaf)
     self._concrete[key] = ConcreteFunction(self._fn, leaves, treedef, result, discovery,
-                                           self._name)
+                                           self._name, self._warn)
     return result
 
   def get_concrete_function(self, *args, **kwargs):

@@ -331,6 +331,8 @@ def _stack(*values, axis):
 
 def stack(*values, axis=0):
   """Stacks Tensors of one dtype and shape (used by autopacking and `tf.stack`)."""
+  if values and values[0]._value.dtype == object:  # string tensors hold NumPy object arrays
+    return Tensor(np.stack([v._value for v in values], axis=axis))
   return _stack(*values, axis=axis)
 
 

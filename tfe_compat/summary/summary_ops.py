@@ -80,7 +80,7 @@ class _EveryNSteps:
       if isinstance(array, jax.core.Tracer):
         raise NotImplementedError("record_summaries_every_n_global_steps cannot decide on a "
                                   "traced global step; record outside tf.function.")
-      self._array, self._value = array, int(array)
+      self._array, self._value = array, np.asarray(array).item()  # int(array) costs 10x more
     return self._value
 
   def __call__(self):
