@@ -52,6 +52,15 @@ def test_sequential_built_on_first_call_add_and_pop():
     model.add("dense")
 
 
+def test_sequential_accepts_one_layer_added_twice():
+  # TF 1.x's official MNIST model reuses one pooling layer (TF >= 2.4 refuses it).
+  pool = keras.layers.MaxPooling2D(2, 2, padding="same")
+  model = keras.Sequential([keras.layers.Reshape((4, 4, 1), input_shape=(16,)), pool, pool,
+                            keras.layers.Flatten()])
+  out = model(np.arange(32, dtype=np.float32).reshape(2, 16))
+  assert out.shape == [2, 1] and out.numpy().tolist() == [[15.0], [31.0]]
+
+
 def test_subclassed_model_tracks_layers_variables_lists_and_dicts():
   class Block(keras.Model):
 

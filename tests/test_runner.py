@@ -161,6 +161,21 @@ def test_tensorflow_internal_modules_resolve_to_tfe_compat(tmp_path):
   assert out.stdout.splitlines() == ["('/device:CPU:0', 'CPU')", "2 brain.Event:2 3 loss"]
 
 
+def test_eager_context_tf2_and_tutorial_mnist_modules(tmp_path):
+  # `from tensorflow.python import eager` has `context` already imported, as in TF.
+  out = _run(tmp_path, """
+      import tensorflow as tf
+      from tensorflow.python import eager as tfe
+      from tensorflow.python import tf2
+      from tensorflow.examples.tutorials.mnist import input_data
+      print(tfe.context.num_gpus() == tf.contrib.eager.num_gpus(),
+            tfe.context.executing_eagerly(), tf2.enabled())
+      print(input_data.read_data_sets.__module__)
+  """)
+  assert out.returncode == 0, out.stderr
+  assert out.stdout.splitlines() == ["True True False", "tfe_compat.tutorials_mnist"]
+
+
 def test_test_util_decorators_run_eager_half_and_skip_graph_only(tmp_path):
   out = _run(tmp_path, """
       import tensorflow as tf

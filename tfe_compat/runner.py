@@ -26,8 +26,12 @@ _INTERNAL_MODULES = {
     "tensorflow.python.framework.test_util": "tfe_compat.test_util",
     "tensorflow.python.client.device_lib": "tfe_compat.device_lib",
     "tensorflow.contrib.summary.summary_test_util": "tfe_compat.summary.summary_test_util",
+    "tensorflow.examples.tutorials.mnist.input_data": "tfe_compat.tutorials_mnist",
+    "tensorflow.python.eager.context": "tfe_compat.internal_eager_context",
+    "tensorflow.python.tf2": "tfe_compat.internal_tf2",
 }
-_INTERNAL_PACKAGES = {name.rsplit(".", i)[0] for name in _INTERNAL_MODULES for i in (1, 2)}
+_INTERNAL_PACKAGES = {name.rsplit(".", i)[0] for name in _INTERNAL_MODULES
+                      for i in range(1, name.count("."))}
 
 
 def _alias_tree(module, alias, seen):
@@ -73,6 +77,23 @@ class _InternalLoader(importlib.abc.Loader):
 _internal_loader = _InternalLoader()
 
 
+class _InternalPackageLoader(importlib.abc.Loader):
+  """A parent package of `_INTERNAL_MODULES` imports its internal children, as TF's own
+  packages have them imported: `from tensorflow.python import eager; eager.context`."""
+
+  def create_module(self, spec):
+    return None
+
+  def exec_module(self, module):
+    prefix = _tf_name(module.__name__) + "."
+    for name in _INTERNAL_MODULES:
+      if name.startswith(prefix) and "." not in name[len(prefix):]:
+        importlib.import_module(module.__name__ + "." + name[len(prefix):])
+
+
+_internal_package_loader = _InternalPackageLoader()
+
+
 class _InternalFinder(importlib.abc.MetaPathFinder):
   """First on sys.meta_path: the names of `_INTERNAL_MODULES` resolve to tfe_compat's modules
   (never to files of a TF source tree), their parent packages (`tensorflow.python`, ...) to
@@ -83,7 +104,8 @@ class _InternalFinder(importlib.abc.MetaPathFinder):
       return importlib.machinery.ModuleSpec(fullname, _internal_loader)
     if fullname in _INTERNAL_PACKAGES:
       relative = fullname.replace(".", os.sep)
-      spec = importlib.machinery.ModuleSpec(fullname, None, is_package=True)
+      spec = importlib.machinery.ModuleSpec(fullname, _internal_package_loader,
+                                            is_package=True)
       spec.submodule_search_locations = [
           os.path.join(entry or os.getcwd(), relative) for entry in sys.path
           if os.path.isdir(os.path.join(entry or os.getcwd(), relative))]

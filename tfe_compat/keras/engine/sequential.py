@@ -28,14 +28,13 @@ class Sequential(Model):
     return values + [layer for layer in self._stack if id(layer) not in ids]
 
   def add(self, layer):
-    """Appends a layer; with a known input shape the new layer is built at once."""
+    """Appends a layer; with a known input shape the new layer is built at once. As in TF 1.x,
+    one layer may be added twice (its weights, if any, are then shared)."""
     if isinstance(layer, KerasTensor) and isinstance(layer.node.layer, InputLayer):
       layer = layer.node.layer
     if not isinstance(layer, Layer):
       raise TypeError("The added layer must be an instance of class Layer. Found: "
                       + str(layer))
-    if any(existing is layer for existing in self._stack):
-      raise ValueError("All layers added to a Sequential model should have unique names.")
     self._stack.append(layer)
     if isinstance(layer, InputLayer):
       self._symbolic_outputs = [layer.output]
