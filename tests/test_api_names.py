@@ -10,9 +10,7 @@ import tfe_compat as tf
 API_USAGE = os.path.join(os.path.dirname(__file__), os.pardir, os.pardir, "shared",
                          "api_usage.txt")
 
-LATER = (  # Keras applications (pretrained model zoo)
-    "tf.keras.applications.",
-    # Estimator/TPU graph-mode APIs are out of the eager scope.
+LATER = (  # Estimator/TPU graph-mode APIs are out of the eager scope.
     "tf.estimator.", "tf.contrib.estimator.", "tf.contrib.tpu.", "tf.contrib.cluster_resolver.",
 )
 

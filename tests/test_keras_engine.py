@@ -109,6 +109,16 @@ def test_model_holding_plain_variables_trains_with_a_tape():
   assert [g.numpy() for g in grads] == [pytest.approx(52.0), pytest.approx(33.0)]
 
 
+def test_functional_model_layers_in_keras_order():
+  # By decreasing depth from the outputs, then by first visit (checked with tf_keras); HDF5
+  # weight files are written and read in this order.
+  inp = keras.Input((3,), name="x")
+  b = keras.layers.Dense(2, name="b")(inp)
+  c = keras.layers.Dense(2, name="c")(keras.layers.Dense(2, name="a")(inp))
+  model = keras.Model(inp, keras.layers.Concatenate(name="cat")([b, c]))
+  assert [layer.name for layer in model.layers] == ["x", "a", "b", "c", "cat"]
+
+
 def test_functional_model_and_summary(capsys):
   inputs = keras.Input(shape=(3,))
   hidden = keras.layers.Dense(4, activation="relu")(inputs)
@@ -202,3 +212,22 @@ def test_masks_propagate_from_embedding_to_rnn():
   masked = model(tf.constant([[5, 2, 0, 0]])).numpy()
   unpadded = model(tf.constant([[5, 2]])).numpy()
   np.testing.assert_allclose(masked, unpadded, rtol=1e-5, atol=1e-7)
+
+
+def test_model_reset_states_resets_only_stateful_layers():
+  """TF 1.x's text generation notebook calls `hidden = model.reset_states()` (None)."""
+  class Counter(tf.keras.layers.Layer):
+    stateful = True
+    resets = 0
+
+    def reset_states(self):
+      Counter.resets += 1
+
+  class Net(tf.keras.Model):
+    def __init__(self):
+      super(Net, self).__init__()
+      self.gru = tf.keras.layers.GRU(2)  # not stateful: its reset_states would raise
+      self.counter = Counter()
+
+  assert Net().reset_states() is None
+  assert Counter.resets == 1

@@ -29,6 +29,43 @@ def _topological_nodes(outputs):
   return order
 
 
+def _inbound(node):
+  return [x for x in jax.tree_util.tree_leaves(node.inputs, is_leaf=_is_symbolic)
+          if _is_symbolic(x) and x.node is not None]
+
+
+def _keras_layer_order(inputs, outputs):
+  """The layers of a functional graph in Keras's order (its `_map_graph_network`): by
+  decreasing depth from the outputs, then by first visit from the outputs. `model.layers`,
+  `summary()` and HDF5 weight files follow it."""
+  first_visit, finished, post_order = {}, set(), []
+
+  def visit(tensor):
+    node = tensor.node
+    if id(node) in finished:
+      return
+    first_visit.setdefault(id(node.layer), len(first_visit))
+    for parent in _inbound(node):
+      visit(parent)
+    finished.add(id(node))
+    post_order.append(node)
+
+  for output in jax.tree_util.tree_leaves(outputs, is_leaf=_is_symbolic):
+    visit(output)
+  node_depth, layer_depth, layers = {}, {}, {}
+  for node in reversed(post_order):
+    depth = max(node_depth.setdefault(id(node), 0), layer_depth.get(id(node.layer), 0))
+    layer_depth[id(node.layer)] = node_depth[id(node)] = depth
+    layers[id(node.layer)] = node.layer
+    for parent in _inbound(node):
+      node_depth[id(parent.node)] = max(depth + 1, node_depth.get(id(parent.node), 0))
+  for tensor in jax.tree_util.tree_leaves(inputs, is_leaf=_is_symbolic):
+    layer = tensor.node.layer  # an input the outputs do not depend on
+    if id(layer) not in layers:
+      layers[id(layer)], layer_depth[id(layer)], first_visit[id(layer)] = layer, 0, -1
+  return sorted(layers.values(), key=lambda l: (-layer_depth[id(l)], first_visit[id(l)]))
+
+
 class Network(Layer):
   """A layer made of layers: a subclassed model, or a functional graph of layer calls."""
 
@@ -48,11 +85,7 @@ class Network(Layer):
     flat_inputs = jax.tree_util.tree_leaves(inputs, is_leaf=_is_symbolic)
     if not all(_is_symbolic(x) for x in flat_inputs):
       raise ValueError("Input tensors to a Model must come from `tf.keras.Input`.")
-    layers = []
-    for node in ([x.node for x in flat_inputs] + self._nodes):
-      if all(node.layer is not layer for layer in layers):
-        layers.append(node.layer)
-    self._graph_layers = layers
+    self._graph_layers = _keras_layer_order(inputs, outputs)
     self.built = True
 
   @property
@@ -71,6 +104,12 @@ class Network(Layer):
       if layer.name == name:
         return layer
     raise ValueError("No such layer: " + str(name))
+
+  def reset_states(self):
+    """Resets every stateful layer; returns None (TF 1.x text generation relied on that)."""
+    for layer in self.layers:
+      if hasattr(layer, "reset_states") and getattr(layer, "stateful", False):
+        layer.reset_states()
 
   def _tracked_values(self):
     values = super()._tracked_values()
