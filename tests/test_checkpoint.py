@@ -6,6 +6,7 @@ writes the `checkpoint` state file with the relative path; `restore(None)` gives
 whose assertions fail with "No checkpoint specified (save_path=None); nothing is being
 restored."; CheckpointManager numbers from the save counter and keeps `max_to_keep`.
 """
+import gc
 import os
 
 import numpy as np
@@ -329,3 +330,16 @@ def test_checkpointable_objects_and_metrics():
   assert float(restored.tfe_mean.result()) == 2.
   with pytest.raises(ValueError, match="`Checkpoint` was expecting a trackable object"):
     tf.train.Checkpoint(x=1)
+
+
+def test_deferred_restore_outlives_the_checkpoint_object(tmp_path):
+  """`tf.train.Checkpoint(model=fresh).restore(path)` with a temporary Checkpoint: the layer
+  gets the saved values when it builds later (checked against TensorFlow)."""
+  x = tf.ones((1, 2))
+  layer = tf.keras.layers.Dense(3)
+  expected = layer(x).numpy()
+  path = tf.train.Checkpoint(model=layer).save(str(tmp_path / "ckpt"))
+  fresh = tf.keras.layers.Dense(3)
+  tf.train.Checkpoint(model=fresh).restore(path)
+  gc.collect()
+  np.testing.assert_array_equal(fresh(x).numpy(), expected)

@@ -153,6 +153,11 @@ def test_python_protocols():
   assert "%d" % tf.constant(25) == "25" and "{:.2f}".format(tf.constant(1.2345)) == "1.23"
   assert not bool(tf.constant(0)) and int(tf.constant(3.7)) == 3 and float(tf.constant(2)) == 2.0
   assert [10, 20, 30][tf.constant(1)] == 20
+  # TF 1.x's int()/float() went through NumPy 1.x, which took any one-element array (the
+  # eager workshop notebook prints "Prediction: %d" % tf.argmax(logits, axis=1)).
+  assert "%d" % tf.constant([7], tf.int64) == "7" and float(tf.Variable([[2.5]])) == 2.5
+  with pytest.raises(TypeError, match="only size-1 arrays can be converted to Python scalars"):
+    int(tf.constant([1, 2]))
   with pytest.raises(ValueError, match="truth value of an array with more than one element"):
     bool(tf.constant([1, 2]))
   with pytest.raises(TypeError, match="Scalar tensor has no `len\\(\\)`"):

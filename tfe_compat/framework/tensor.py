@@ -15,6 +15,14 @@ from tfe_compat.framework import tensor_shape
 _uids = itertools.count(1)
 
 
+def _one_element(value):
+  """int()/float() accept any one-element tensor, as TF 1.x did with the NumPy 1.x of its time."""
+  array = np.asarray(value)
+  if array.size != 1:
+    raise TypeError("only size-1 arrays can be converted to Python scalars")
+  return array.reshape(())
+
+
 class Tensor:
   """A multi-dimensional array with a TF dtype; `_id` is a unique, increasing integer."""
 
@@ -92,10 +100,10 @@ class Tensor:
     return bool(np.asarray(self._value))
 
   def __int__(self):
-    return int(np.asarray(self._value))
+    return int(_one_element(self._value))
 
   def __float__(self):
-    return float(np.asarray(self._value))
+    return float(_one_element(self._value))
 
   def __complex__(self):
     return complex(np.asarray(self._value))

@@ -348,9 +348,8 @@ def _restore_created(owner, extra=()):
   if not entries:
     return
   for restoration, path in list(entries):
-    if restoration.root() is None:
-      entries.remove((restoration, path))
-      continue
+    # As in TF, the pending values outlive the Checkpoint object that started the restore:
+    # `tf.train.Checkpoint(model=fresh).restore(path)` restores `fresh` when it builds.
     _match(restoration, owner, path, [(_join(path, n), v) for n, v in extra])
     if not restoration.unused_under(path):
       entries.remove((restoration, path))
