@@ -85,20 +85,22 @@ def replaying():
 
 
 def _used_sources(program, target_slots, sources, constants):
-  """Which sources the targets depend on, by dead-code elimination of the replay's jaxpr."""
+  """Which sources the targets depend on, by dead-code elimination of the replay's jaxpr;
+  and whether the program loops (a scan or while loop, slow to differentiate uncompiled)."""
   jaxpr = jax.make_jaxpr(lambda s, c: _replay(program, target_slots, s, c))(
       list(sources), list(constants))
   _, used_inputs = pe.dce_jaxpr(jaxpr.jaxpr, [True] * len(target_slots))
-  return tuple(used_inputs[:len(sources)])
+  loops = any(eqn.primitive.name in ("scan", "while") for eqn in jaxpr.jaxpr.eqns)
+  return tuple(used_inputs[:len(sources)]), loops
 
 
 class _Compiled:
   """One program structure: its used sources, how often it ran, and its jitted pullback."""
 
-  __slots__ = ("used", "runs", "pullback")
+  __slots__ = ("used", "runs", "pullback", "compile_now")
 
-  def __init__(self, used):
-    self.used, self.runs, self.pullback = used, 0, None
+  def __init__(self, used, loops):
+    self.used, self.runs, self.pullback, self.compile_now = used, 0, None, loops
 
 
 _CACHE_SIZE = 256
@@ -111,17 +113,17 @@ def _lookup(program, target_slots, sources, constants, batched):
   try:
     hit = _cache.get(key)
   except TypeError:  # unhashable static attributes: never cached
-    used = _used_sources(program, target_slots, sources, constants)
+    used, _ = _used_sources(program, target_slots, sources, constants)
     return used, functools.partial(_pullback, (program, target_slots, used, batched))
   if hit is None:
-    hit = _cache[key] = _Compiled(_used_sources(program, target_slots, sources, constants))
+    hit = _cache[key] = _Compiled(*_used_sources(program, target_slots, sources, constants))
     if len(_cache) > _CACHE_SIZE:
       _cache.popitem(last=False)
   else:
     _cache.move_to_end(key)
   hit.runs += 1
   structure = (program, target_slots, hit.used, batched)
-  if hit.runs < 2 and len(program) < _COMPILE_AT_ONCE:
+  if hit.runs < 2 and len(program) < _COMPILE_AT_ONCE and not hit.compile_now:
     return hit.used, functools.partial(_pullback, structure)  # cheaper than compiling
   if hit.pullback is None:
     hit.pullback = jax.jit(functools.partial(_pullback, structure))
