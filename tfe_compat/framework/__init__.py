@@ -1,4 +1,34 @@
-"""Core types: DType, TensorShape, Tensor, the op path, context and devices."""
+"""Core types: DType, TensorShape, Tensor, the op path, context and devices.
+
+Importing it configures JAX: 64-bit types on, and XLA programs cached on disk across runs
+(an eager program compiles each op and tape structure once; the cache makes the next run
+of a script skip those compilations). `TFE_COMPILATION_CACHE` names the cache directory
+(default `~/.cache/tfe_compat/xla`, at most 1 GiB) or is `0` to turn it off; a cache set up
+through JAX's own configuration is left as it is.
+"""
+import os
+
 import jax
 
 jax.config.update("jax_enable_x64", True)  # int64/float64 are real; ops pass explicit dtypes
+
+
+def _persistent_compilation_cache():
+  setting = os.environ.get("TFE_COMPILATION_CACHE", "")
+  if setting == "0" or jax.config.jax_compilation_cache_dir:
+    return
+  cache_home = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"),
+                                                                 ".cache")
+  path = setting or os.path.join(cache_home, "tfe_compat", "xla")
+  try:
+    os.makedirs(path, exist_ok=True)
+  except OSError:
+    return
+  if not os.access(path, os.W_OK):
+    return
+  jax.config.update("jax_compilation_cache_dir", path)
+  jax.config.update("jax_persistent_cache_min_compile_time_secs", 0)
+  jax.config.update("jax_compilation_cache_max_size", 2**30)
+
+
+_persistent_compilation_cache()
