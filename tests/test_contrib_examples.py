@@ -266,3 +266,38 @@ def test_keras_training_step_creates_no_garbage():
   finally:
     gc.enable()
   assert garbage == 0
+
+
+def _regularized_train_losses(compiled):
+  """Three steps of a DenseNet-style train step: six L2-regularized layers, the penalties
+  (model.losses) added inside the tape; with `compiled`, model.call and the step in defun."""
+  class Stack(tf.keras.Model):
+    def __init__(self):
+      super(Stack, self).__init__()
+      self.layers_ = [tf.keras.layers.Dense(3, kernel_initializer=tf.constant_initializer(0.3),
+                                            kernel_regularizer=tf.keras.regularizers.l2(0.1))
+                      for _ in range(6)]
+
+    def call(self, x):
+      for layer in self.layers_:
+        x = layer(x)
+      return x
+
+  model, optimizer = Stack(), tf.train.GradientDescentOptimizer(0.01)
+
+  def step(x):
+    with tf.GradientTape() as tape:
+      loss = tf.reduce_sum(model(x)) + tf.add_n(model.losses)
+    grads = tape.gradient(loss, model.trainable_variables)
+    optimizer.apply_gradients(zip(grads, model.trainable_variables))
+    return loss
+
+  if compiled:
+    model.call, step = tfe.defun(model.call), tfe.defun(step)
+  return [float(step(tf.ones([2, 3]))) for _ in range(3)]
+
+
+def test_defun_call_inside_defun_train_step_with_regularizers():
+  # The inner defun's traced variable reads must not reach the outer tape (a leaked tracer).
+  np.testing.assert_allclose(_regularized_train_losses(True), _regularized_train_losses(False),
+                             rtol=1e-5)

@@ -82,6 +82,17 @@ def test_tensor_shape_unknown_merge_concatenate():
   assert (tf.Dimension(None) == 3) is None
 
 
+def test_dimensions_inside_lists_convert_as_ints():
+  # revnet's ops.downsample pads by (filters - x.shape[axis]) // 2, a Dimension.
+  d = tf.ones([3, 5]).shape[1]
+  t = tf.convert_to_tensor([d, 2])
+  assert t.dtype == tf.int32 and t.numpy().tolist() == [5, 2]
+  t = tf.convert_to_tensor([[d], [2]], dtype=tf.int64)
+  assert t.dtype == tf.int64 and t.numpy().tolist() == [[5], [2]]
+  half = (d - tf.ones([2]).shape[0]) // 2
+  assert tf.pad(tf.ones([1, 2]), [[0, 0], [half, 1]]).numpy().tolist() == [[0., 1., 1., 0.]]
+
+
 # ---- Conversion and inference ----
 @pytest.mark.parametrize("value,dtype", [
     (2**31, "int64"), ([1, 2.5], "float32"), (np.float64(1), "float64"), (1 + 2j, "complex128"),

@@ -258,3 +258,14 @@ def test_failed_assert_inside_compiled_function_raises_invalid_argument():
   assert float(checked(tf.constant([2.0]))[0]) == 4.0
   with pytest.raises(tf.errors.InvalidArgumentError):
     checked(tf.constant([-1.0]))
+
+
+def test_gradient_taken_inside_a_compiled_function_differentiates_under_an_outer_tape():
+  # d/dx of (d/dx x^3) = 6x; TF 2.21 tf.function + nested tapes gives 27.0 and 18.0 at x = 3.
+  first_derivative = tfe.defun(lambda x: tfe.gradients_function(lambda y: y * y * y)(x)[0])
+  x = tf.constant(3.0)
+  for _ in range(2):  # the eager discovery call, then the compiled one
+    with tf.GradientTape() as tape:
+      tape.watch(x)
+      y = first_derivative(x)
+    assert (float(y), float(tape.gradient(y, x))) == (27.0, 18.0)

@@ -57,6 +57,13 @@ def test_string_split_v1():
     tf.string_split(["a"], result_type="RaggedTensor")
 
 
+def test_list_of_string_tensors_autopacks():
+  line = tf.constant("white,1,2,3")  # rnn_colorbot's parse(): tf.string_split([line], ",")
+  packed = tf.convert_to_tensor([line, line])
+  assert packed.dtype == tf.string and values(packed) == [b"white,1,2,3"] * 2
+  assert values(tf.string_split([line], ",").values) == [b"white", b"1", b"2", b"3"]
+
+
 def test_strings_split_and_to_dense():
   sp = tf.strings.split(["a  b c", " d "])
   assert values(sp.values) == [b"a", b"b", b"c", b"d"] and values(sp.dense_shape) == [2, 3]
@@ -241,6 +248,15 @@ def test_gfile_functions(tmp_path):
   assert tf.io.gfile.listdir(root) == []
   with pytest.raises(tf.errors.NotFoundError, match="x not found"):
     tf.io.gfile.rmtree(root + "/x")
+
+
+def test_contrib_learn_maybe_download(tmp_path):
+  maybe_download = tf.contrib.learn.datasets.base.maybe_download
+  with pytest.raises(ConnectionError, match="http://h/a.csv.*no network access"):
+    maybe_download("a.csv", str(tmp_path / "d"), "http://h/a.csv")
+  assert tf.gfile.IsDirectory(str(tmp_path / "d"))  # the work directory is created
+  tf.io.write_file(str(tmp_path / "d" / "a.csv"), "x,1\n")
+  assert maybe_download("a.csv", str(tmp_path / "d"), "http://h/a.csv") == str(tmp_path / "d" / "a.csv")
 
 
 # ---- py_func / py_function ----

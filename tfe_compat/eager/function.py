@@ -168,13 +168,15 @@ class ConcreteFunction:
     args = iter(tensor_args)
     leaves = [Tensor(next(args)) if static is None else static[1] for static in static_args]
     call_args, call_kwargs = jax.tree_util.tree_unflatten(self._treedef, leaves)
-    outer_keys = _ctx.traced_rng
-    _ctx.traced_rng = _TracedKeys(key)
+    outer = _ctx.traced_rng, _ctx.tapes, _ctx.recording_paused
+    # Outer tapes see this call as one _CompiledCall (see `run`), never its traced reads;
+    # tapes inside the function record even while an outer tape replays this call.
+    _ctx.traced_rng, _ctx.tapes, _ctx.recording_paused = _TracedKeys(key), [], 0
     try:
       with _scope(tracing), contextlib.redirect_stdout(io.StringIO()):
         out = self._fn(*call_args, **call_kwargs)  # prints ran in the eager call already
     finally:
-      _ctx.traced_rng = outer_keys
+      _ctx.traced_rng, _ctx.tapes, _ctx.recording_paused = outer
     flat_out, out_tree = jax.tree_util.tree_flatten(out, is_leaf=_is_leaf)
     self._out_tree = out_tree
     self._out_static = [None if isinstance(o, Tensor) else o for o in flat_out]

@@ -16,6 +16,7 @@ from tfe_compat.framework import context
 from tfe_compat.framework import device as device_lib
 from tfe_compat.framework import dtypes
 from tfe_compat.framework import errors
+from tfe_compat.framework import tensor_shape
 from tfe_compat.framework.api import export
 from tfe_compat.framework.tensor import Tensor
 
@@ -122,6 +123,19 @@ _INT32 = np.iinfo(np.int32)
 _scalar_cache = {}  # (type, value, dtype name) -> jax array for hot Python scalars
 
 
+def _has_dimensions(value):
+  if isinstance(value, (list, tuple)):
+    return any(_has_dimensions(v) for v in value)
+  return isinstance(value, tensor_shape.Dimension)
+
+
+def _dimension_values(value):
+  """`value` with every tensor_shape.Dimension replaced by its int value."""
+  if isinstance(value, (list, tuple)):
+    return [_dimension_values(v) for v in value]
+  return value.value if isinstance(value, tensor_shape.Dimension) else value
+
+
 def _infer_numpy(value):
   """TF's inference for Python values: int -> int32 (int64 if too big), float -> float32."""
   if isinstance(value, np.ndarray):
@@ -135,6 +149,8 @@ def _infer_numpy(value):
   except ValueError as e:
     raise ValueError("Can't convert non-rectangular Python sequence to Tensor.") from e
   kind = array.dtype.kind
+  if kind == "O" and _has_dimensions(value):  # TF reads a Dimension in a list as its int
+    return _infer_numpy(_dimension_values(value))
   if kind == "f":
     return array.astype(np.float32)
   if kind in "iu":
@@ -171,6 +187,8 @@ def _to_numpy(value, dtype):
     if dtype.is_bool and not isinstance(value, (bool, list, tuple)):
       raise TypeError("Cannot convert %r to EagerTensor of dtype %s" % (value, dtype.name))
     array = np.asarray(value)
+    if array.dtype.kind == "O" and _has_dimensions(value):
+      array = np.asarray(_dimension_values(value))
     if array.dtype.kind in "OSU":
       raise TypeError("Cannot convert %r to EagerTensor of dtype %s" % (value, dtype.name))
     return array.astype(np_dtype)

@@ -71,6 +71,8 @@ def int_tuple(value):
   if isinstance(value, (int, np.integer)):
     return (int(value),)
   array = host(value)
+  if array.dtype == object and isinstance(value, (list, tuple)):  # e.g. nested Dimensions
+    array = host(convert_to_tensor(value))
   if array.dtype.kind not in "iu":
     raise TypeError("Expected int32 or int64 for a shape argument, got %s" % array.dtype)
   return tuple(array.reshape(-1).tolist())

@@ -309,3 +309,20 @@ def stat(filename):
 @export("io.gfile.join")
 def join(path, *paths):
   return os.path.join(_path(path), *[_path(p) for p in paths])
+
+
+@export("contrib.learn.datasets.base.maybe_download")
+def maybe_download(filename, work_directory, source_url):
+  """`work_directory/filename`, creating the directory; the file must already be there.
+
+  TF downloads a missing file from `source_url`; tfe_compat has no network access and raises
+  ConnectionError naming the file and where to put it.
+  """
+  directory = _path(work_directory)
+  recursive_create_dir(directory)
+  filepath = os.path.join(directory, filename)
+  if not os.path.exists(filepath):
+    raise ConnectionError(
+        "URL fetch failure on %s: tfe_compat has no network access. Download %s on a "
+        "machine with network access and copy it to %s." % (source_url, filename, filepath))
+  return filepath
