@@ -2,6 +2,7 @@
 
 Expected values were checked against TensorFlow (tf.compat.v1 with v2 tensorshape disabled).
 """
+import os
 import pickle
 
 import numpy as np
@@ -133,6 +134,53 @@ def test_constant_shape_argument():
     tf.constant([1, 2, 3], shape=[2, 2])
 
 
+def test_empty_string_constants():
+  for value, shape in [([], (0,)), ((), (0,)), ([[]], (1, 0)), ([[], []], (2, 0)),
+                       (np.array([]), (0,)), (np.zeros((0, 2), np.int32), (0, 2))]:
+    t = tf.constant(value, tf.string)
+    assert t.dtype is tf.string and t.shape.as_list() == list(shape)
+    assert t.numpy().dtype == object and t.numpy().shape == shape
+  assert tf.convert_to_tensor([], tf.string).shape.as_list() == [0]
+  assert tf.constant([], tf.string, shape=[0]).shape.as_list() == [0]
+  with pytest.raises(TypeError, match=r"Cannot convert \[1\] to EagerTensor of dtype string"):
+    tf.constant([1], tf.string)
+
+
+_NONE_ERROR = (r"^Attempt to convert a value \(None\) with an unsupported type "
+               r"\(<class 'NoneType'>\) to a Tensor\.$")
+_MIXED_ERROR = r"^Can't convert Python sequence with mixed types to Tensor\.$"
+
+
+@pytest.mark.parametrize("value,dtype,message", [
+    ([None], None, _NONE_ERROR), ((None,), None, _NONE_ERROR), ([[None]], None, _NONE_ERROR),
+    ([None, 1], None, _NONE_ERROR), ([[None], [1]], None, _NONE_ERROR),
+    (None, None, _NONE_ERROR), ([None], "float32", _NONE_ERROR),
+    ([None], "int32", _NONE_ERROR), ([None], "bool", _NONE_ERROR),
+    ([None], "string", _NONE_ERROR), ([None, 1.5], "int32", _NONE_ERROR),
+    ([1, None], None, _MIXED_ERROR), (["a", None], None, _MIXED_ERROR),
+    ([b"a", None], None, _MIXED_ERROR), ([1.5, None], None, _MIXED_ERROR),
+    ([True, None], None, _MIXED_ERROR), ([[1], [None]], None, _MIXED_ERROR),
+    ([1, "a"], None, _MIXED_ERROR), (["a", 1], None, _MIXED_ERROR),
+    ([np.float32(1), None], None, _MIXED_ERROR), ([1, None], "float32", _MIXED_ERROR),
+    (["a", None], "float32", _MIXED_ERROR), ([1.5, None], "int32", _MIXED_ERROR),
+    ([1, "a"], "string", _MIXED_ERROR), ([1, None], "string", _MIXED_ERROR),
+])
+def test_none_and_mixed_leaves_are_rejected(value, dtype, message):
+  with pytest.raises(ValueError, match=message):
+    tf.constant(value, dtype)
+  with pytest.raises(ValueError, match=message):
+    tf.convert_to_tensor(value, dtype)
+
+
+def test_unsupported_object_leaf():
+  with pytest.raises(ValueError, match=r"^Attempt to convert a value \(<object object at "
+                     r"0x[0-9a-f]+>\) with an unsupported type \(<class 'object'>\) to a "
+                     r"Tensor\.$"):
+    tf.constant([object()])
+  with pytest.raises(TypeError, match=r"Cannot convert \['a'\] to EagerTensor of dtype"):
+    tf.constant(["a"], tf.float32)
+
+
 def test_autopacking_lists_of_tensors():
   packed = tf.convert_to_tensor([tf.constant(1.0), 2.0, tf.constant(3.0)])
   assert packed.dtype is tf.float32 and packed.numpy().tolist() == [1.0, 2.0, 3.0]
@@ -229,3 +277,15 @@ def test_eager_switches_and_graph_errors():
   with tf.control_dependencies([tf.constant(1)]):
     pass
   assert tf.compat.v1 is tf and tf.__version__.startswith("1.15")
+
+
+def test_compilation_cache_trimmed_to_half_its_limit_oldest_first(tmp_path):
+  from tfe_compat.framework import _trim  # pylint: disable=import-outside-toplevel
+  for i in range(10):
+    path = tmp_path / ("entry%d" % i)
+    path.write_bytes(b"x" * 100)
+    os.utime(path, (i, i))
+  _trim(str(tmp_path), 1000)  # at the limit: nothing removed
+  assert len(os.listdir(tmp_path)) == 10
+  _trim(str(tmp_path), 500)
+  assert sorted(os.listdir(tmp_path)) == ["entry8", "entry9"]

@@ -38,6 +38,7 @@ from tfe_compat import losses, keras_losses  # noqa: F401
 from tfe_compat import train as _train  # noqa: F401  (tf.train, tf.keras.optimizers)
 from tfe_compat import summary as _summary  # noqa: F401  (tf.summary, tf.contrib.summary)
 from tfe_compat import data as _data  # noqa: F401  (tf.data, TFRecords, tf.train.Example)
+from tfe_compat import nest  # noqa: F401  (tf.nest)
 from tfe_compat import distribute as _distribute  # noqa: F401  (tf.distribute, strategies)
 from tfe_compat.framework import graph as _graph  # noqa: F401
 from tfe_compat import test_util as _test_util  # noqa: F401  (tf.test)

@@ -7,6 +7,7 @@ Elements become Tensors only when they leave the pipeline or enter a user functi
 import jax
 import numpy as np
 
+from tfe_compat import nest
 from tfe_compat.framework import context
 from tfe_compat.framework import device as device_lib
 from tfe_compat.framework import dtypes
@@ -59,33 +60,23 @@ class TensorSpec:
     return "TensorSpec(shape=%s, dtype=tf.%s, name=%r)" % (shape, self._dtype.name, self._name)
 
 
-# ---- nests ----
+# ---- nests (tf.nest's traversal; lists are leaves here, as in tf.data) ----
 def is_structure(value):
   return isinstance(value, (tuple, dict))
 
 
 def flatten(value):
   """The leaves of a nest, dict values in sorted-key order (as tf.nest does)."""
-  if isinstance(value, tuple):
-    return [leaf for item in value for leaf in flatten(item)]
-  if isinstance(value, dict):
-    return [leaf for key in sorted(value) for leaf in flatten(value[key])]
-  return [value]
+  return nest._flatten(value, is_structure, [])
 
 
 def pack_as(structure, leaves):
-  """Rebuilds `structure` with the leaves in `leaves` (an iterator or list)."""
-  it = iter(leaves)
-
-  def build(s):
-    if isinstance(s, tuple):
-      items = [build(item) for item in s]
-      return type(s)(*items) if hasattr(s, "_fields") else tuple(items)
-    if isinstance(s, dict):
-      built = {key: build(s[key]) for key in sorted(s)}
-      return type(s)((key, built[key]) for key in s)
-    return next(it)
-  return build(structure)
+  """Rebuilds `structure` with the leaves in `leaves` (an iterable)."""
+  if not isinstance(leaves, (list, tuple)):
+    leaves = list(leaves)
+  if not is_structure(structure):
+    return leaves[0]
+  return nest._sequence_like(structure, nest._pack(structure, leaves, 0, is_structure)[1])
 
 
 def map_structure(fn, *structures):

@@ -3,8 +3,9 @@
 Importing it configures JAX: 64-bit types on, and XLA programs cached on disk across runs
 (an eager program compiles each op and tape structure once; the cache makes the next run
 of a script skip those compilations). `TFE_COMPILATION_CACHE` names the cache directory
-(default `~/.cache/tfe_compat/xla`, at most 1 GiB) or is `0` to turn it off; a cache set up
-through JAX's own configuration is left as it is.
+(default `~/.cache/tfe_compat/xla`; past 1 GiB its oldest half is removed when tfe_compat
+is imported) or is `0` to turn it off; a cache set up through JAX's own configuration is
+left as it is.
 """
 import os
 
@@ -26,9 +27,27 @@ def _persistent_compilation_cache():
     return
   if not os.access(path, os.W_OK):
     return
+  _trim(path, 2**30)
   jax.config.update("jax_compilation_cache_dir", path)
   jax.config.update("jax_persistent_cache_min_compile_time_secs", 0)
-  jax.config.update("jax_compilation_cache_max_size", 2**30)
+
+
+def _trim(path, limit):
+  """Removes the oldest files of the cache directory down to `limit / 2` bytes once it holds
+  more than `limit` (JAX's own size limit rescans the directory on every write)."""
+  entries = [(e.stat().st_mtime, e.stat().st_size, e.path) for e in os.scandir(path)
+             if e.is_file()]
+  total = sum(size for _, size, _ in entries)
+  if total <= limit:
+    return
+  for _, size, file in sorted(entries):
+    try:
+      os.remove(file)
+    except OSError:
+      pass
+    total -= size
+    if total <= limit // 2:
+      return
 
 
 _persistent_compilation_cache()

@@ -7,6 +7,7 @@ per shape and dtype),
 wraps the outputs, and records on active GradientTapes only when one is active.
 """
 import functools
+import numbers
 
 import jax
 import jax.numpy as jnp
@@ -136,6 +137,29 @@ def _dimension_values(value):
   return value.value if isinstance(value, tensor_shape.Dimension) else value
 
 
+def _is_text(leaf):
+  return isinstance(leaf, (str, bytes))
+
+
+def _is_number(leaf):
+  return isinstance(leaf, (numbers.Number, np.generic)) and not _is_text(leaf)
+
+
+def _check_leaves(array):
+  """TF's ValueErrors for a Python sequence (as an object array) whose leaves are not all
+  strings or all numbers: the first leaf fixes the kind; None or another object is invalid."""
+  flat = array.reshape(-1)
+  if not flat.size:
+    return
+  first = flat[0]
+  if not (_is_text(first) or _is_number(first)):
+    raise ValueError("Attempt to convert a value (%r) with an unsupported type (%s) to a Tensor."
+                     % (first, type(first)))
+  same_kind = _is_text if _is_text(first) else _is_number
+  if not all(same_kind(leaf) for leaf in flat):
+    raise ValueError("Can't convert Python sequence with mixed types to Tensor.")
+
+
 def _infer_numpy(value):
   """TF's inference for Python values: int -> int32 (int64 if too big), float -> float32."""
   if isinstance(value, np.ndarray):
@@ -160,6 +184,7 @@ def _infer_numpy(value):
   if kind in "OSU":
     if kind in "SU":  # fixed-width NumPy strings drop trailing NULs: keep the Python objects
       array = np.array(value, dtype=object)
+    _check_leaves(array)
     return np.vectorize(lambda s: s.encode() if isinstance(s, str) else s,
                         otypes=[object])(array)
   return array
@@ -177,18 +202,22 @@ def _to_numpy(value, dtype):
     return _infer_numpy(value)
   if dtype is dtypes.string:
     array = _infer_numpy(value)
+    if array.dtype != object and array.size == 0:  # `tf.constant([], tf.string)`
+      return np.empty(array.shape, dtype=object)
     if array.dtype != object:
       raise TypeError("Cannot convert %r to EagerTensor of dtype string" % (value,))
     return array
   np_dtype = dtype.as_numpy_dtype
   if not isinstance(value, (np.ndarray, np.generic)):
+    array = np.asarray(value)
+    if array.dtype.kind == "O" and _has_dimensions(value):
+      array = np.asarray(_dimension_values(value))
+    if array.dtype.kind in "OSU":
+      _check_leaves(np.array(value, dtype=object))
     if (dtype.is_integer or dtype.is_bool) and _has_floats(value):
       raise TypeError("Cannot convert %r to EagerTensor of dtype %s" % (value, dtype.name))
     if dtype.is_bool and not isinstance(value, (bool, list, tuple)):
       raise TypeError("Cannot convert %r to EagerTensor of dtype %s" % (value, dtype.name))
-    array = np.asarray(value)
-    if array.dtype.kind == "O" and _has_dimensions(value):
-      array = np.asarray(_dimension_values(value))
     if array.dtype.kind in "OSU":
       raise TypeError("Cannot convert %r to EagerTensor of dtype %s" % (value, dtype.name))
     return array.astype(np_dtype)
@@ -249,7 +278,8 @@ def convert_to_tensor(value, dtype=None, name=None, preferred_dtype=None, dtype_
   if isinstance(value, (list, tuple)) and value and _contains_tensor(value):
     return _pack(value, dtype)
   if value is None:
-    raise ValueError("None values not supported.")
+    raise ValueError("Attempt to convert a value (None) with an unsupported type "
+                     "(<class 'NoneType'>) to a Tensor.")
   if isinstance(value, (list, tuple, np.ndarray, np.generic, complex, str, bytes)):
     return _from_numpy(_to_numpy(value, dtype))
   raise TypeError("Failed to convert object of type %s to Tensor. Contents: %s. Consider "
