@@ -22,7 +22,7 @@ tfe_compat.install()
 import workloads  # pylint: disable=g-import-not-at-top  (imports tensorflow: after install())
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-SCRIPTS = ["op_overhead.py", "tape.py", "function.py", "layers.py", "cnn_case.py",
+SCRIPTS = ["op_overhead.py", "tape.py", "function.py", "layers.py",
            "optimizers.py", "data.py", "checkpoint.py", "summary.py"]
 
 
