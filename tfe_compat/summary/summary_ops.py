@@ -74,13 +74,16 @@ class _EveryNSteps:
 
   def step_value(self):
     step = self.global_step
-    array = step._value if isinstance(step, Tensor) else (
-        step._as_tensor()._value if hasattr(step, "_as_tensor") else step)
+    array = getattr(step, "_value", step)  # a Variable's or a Tensor's array, or a number
+    if _ctx.variable_scope is not None and hasattr(step, "_as_tensor"):
+      array = state_ops.read(step)._value  # read as _choose_step reads it
     if array is not self._array:
-      if isinstance(array, jax.core.Tracer):
+      try:
+        value = np.asarray(array).item()  # int(array) costs 10x more
+      except jax.errors.TracerArrayConversionError:
         raise NotImplementedError("record_summaries_every_n_global_steps cannot decide on a "
-                                  "traced global step; record outside tf.function.")
-      self._array, self._value = array, np.asarray(array).item()  # int(array) costs 10x more
+                                  "traced global step; record outside tf.function.") from None
+      self._array, self._value = array, value
     return self._value
 
   def __call__(self):
