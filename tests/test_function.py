@@ -269,3 +269,21 @@ def test_gradient_taken_inside_a_compiled_function_differentiates_under_an_outer
       tape.watch(x)
       y = first_derivative(x)
     assert (float(y), float(tape.gradient(y, x))) == (27.0, 18.0)
+
+
+def test_variables_with_random_initializers_do_not_make_calls_draw_from_the_global_stream():
+  """Only the first (eager) call creates and initializes the layer's kernel; the compiled
+  calls draw nothing, so eager random ops after them see the same stream (as in TF)."""
+  def stream(calls):
+    tf.set_random_seed(5)
+    layer = tf.keras.layers.Dense(2)
+    double = tfe.defun(lambda x: layer(x) * 2.)
+    x = tf.ones((1, 3))
+    double(x)
+    before = float(tf.random_uniform([]))
+    for _ in range(calls):
+      double(x)
+    return before, float(tf.random_uniform([]))
+  assert stream(0) == stream(3)
+  noisy = tfe.defun(lambda: tf.random_uniform([]))
+  assert len({float(noisy()) for _ in range(4)}) == 4  # functions that draw still do

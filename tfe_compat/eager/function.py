@@ -105,9 +105,10 @@ class _TracedKeys:
   """Random ops inside a trace split keys off one traced key argument."""
 
   def __init__(self, key):
-    self.key = key
+    self.key, self.used = key, False
 
   def next(self):
+    self.used = True
     self.key, sub = jax.random.split(self.key)
     return sub
 
@@ -153,6 +154,9 @@ class ConcreteFunction:
     self._written = [v for v in self._variables if v._id in discovery.written]
     self._eager_only = False
     self._random = discovery.random  # else one fixed key (no per-call key cost)
+    # Whether calls draw a key: the eager call may have drawn only for variable
+    # initializers; the trace tells (None until traced, see _pure).
+    self._draws = None if self._random else False
     # Non-tensor arguments are part of this signature's key, so they are fixed here.
     self._static_args = tuple(None if _is_tensor_arg(x) else ("S", x) for x in leaves)
     self._tensor_positions = [i for i, x in enumerate(leaves) if _is_tensor_arg(x)]
@@ -171,12 +175,14 @@ class ConcreteFunction:
     outer = _ctx.traced_rng, _ctx.tapes, _ctx.recording_paused
     # Outer tapes see this call as one _CompiledCall (see `run`), never its traced reads;
     # tapes inside the function record even while an outer tape replays this call.
-    _ctx.traced_rng, _ctx.tapes, _ctx.recording_paused = _TracedKeys(key), [], 0
+    keys = _TracedKeys(key)
+    _ctx.traced_rng, _ctx.tapes, _ctx.recording_paused = keys, [], 0
     try:
       with _scope(tracing), contextlib.redirect_stdout(io.StringIO()):
         out = self._fn(*call_args, **call_kwargs)  # prints ran in the eager call already
     finally:
       _ctx.traced_rng, _ctx.tapes, _ctx.recording_paused = outer
+    self._draws = keys.used
     flat_out, out_tree = jax.tree_util.tree_flatten(out, is_leaf=_is_leaf)
     self._out_tree = out_tree
     self._out_static = [None if isinstance(o, Tensor) else o for o in flat_out]
@@ -197,9 +203,12 @@ class ConcreteFunction:
       values = [r._value for r in reads]
     else:
       reads, values = None, [v._value for v in self._variables]
-    key = context.next_rng_key() if self._random else _NO_KEY
+    key = _NO_KEY
     try:
       if self._random:
+        if self._draws is None:  # trace first: a call draws a key only if the trace uses it
+          self._compiled.trace(values, key, tensor_args)
+        key = context.next_rng_key() if self._draws else _NO_KEY
         outputs, new_values = self._compiled(values, key, tensor_args)
       else:
         outputs, new_values = self._compiled(values, tensor_args)
