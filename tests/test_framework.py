@@ -289,3 +289,13 @@ def test_compilation_cache_trimmed_to_half_its_limit_oldest_first(tmp_path):
   assert len(os.listdir(tmp_path)) == 10
   _trim(str(tmp_path), 500)
   assert sorted(os.listdir(tmp_path)) == ["entry8", "entry9"]
+
+
+def test_numpy_object_arrays_convert_as_tf_does():
+  # Checked against TensorFlow: str items are encoded; other objects are refused.
+  assert tf.constant(np.array([b"a", "b"], dtype=object)).numpy().tolist() == [b"a", b"b"]
+  assert tf.constant(np.array([], dtype=object)).shape.as_list() == [0]
+  for value, kind in [([None], "NoneType"), ([1, "a"], "int"), ([1, 2], "int")]:
+    with pytest.raises(ValueError, match=r"^Failed to convert a NumPy array to a Tensor "
+                       r"\(Unsupported object type %s\)\.$" % kind):
+      tf.constant(np.array(value, dtype=object))

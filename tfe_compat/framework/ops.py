@@ -163,7 +163,7 @@ def _check_leaves(array):
 def _infer_numpy(value):
   """TF's inference for Python values: int -> int32 (int64 if too big), float -> float32."""
   if isinstance(value, np.ndarray):
-    return value
+    return _object_array_as_strings(value) if value.dtype == object else value
   if isinstance(value, np.generic):
     return np.asarray(value)
   if isinstance(value, (str, bytes)):
@@ -188,6 +188,18 @@ def _infer_numpy(value):
     return np.vectorize(lambda s: s.encode() if isinstance(s, str) else s,
                         otypes=[object])(array)
   return array
+
+
+def _object_array_as_strings(array):
+  """A NumPy object array as a string tensor's values (str encoded), as TF converts it."""
+  def element(item):
+    if isinstance(item, bytes):
+      return item
+    if isinstance(item, str):
+      return item.encode()
+    raise ValueError("Failed to convert a NumPy array to a Tensor (Unsupported object type "
+                     "%s)." % type(item).__name__)
+  return np.vectorize(element, otypes=[object])(array) if array.size else array
 
 
 def _has_floats(value):
