@@ -8,6 +8,9 @@ restored."; CheckpointManager numbers from the save counter and keeps `max_to_ke
 """
 import gc
 import os
+import subprocess
+import sys
+import textwrap
 
 import numpy as np
 import pytest
@@ -343,3 +346,32 @@ def test_deferred_restore_outlives_the_checkpoint_object(tmp_path):
   tf.train.Checkpoint(model=fresh).restore(path)
   gc.collect()
   np.testing.assert_array_equal(fresh(x).numpy(), expected)
+
+
+def test_saving_and_restoring_prints_nothing_with_info_logging(tmp_path):
+  """TF prints nothing when it checkpoints; orbax's absl INFO/WARNING lines are dropped
+  (the second run restores first, in a fresh process)."""
+  script = tmp_path / "resume.py"
+  script.write_text(textwrap.dedent("""
+      import tensorflow as tf
+      tf.enable_eager_execution()
+      tf.logging.set_verbosity(tf.logging.INFO)
+
+      def main(_):
+        ckpt = tf.train.Checkpoint(v=tf.Variable(3.))
+        latest = tf.train.latest_checkpoint(%r)
+        if latest:
+          ckpt.restore(latest).assert_consumed()
+          print("restored")
+        else:
+          ckpt.save(%r)
+          print("saved")
+
+      tf.app.run()
+  """ % (str(tmp_path), str(tmp_path / "ckpt"))))
+  tfe_run = os.path.join(os.path.dirname(sys.executable), "tfe-run")
+  for expected in ("saved\n", "restored\n"):
+    out = subprocess.run([tfe_run, str(script)], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout == expected
+    assert "orbax" not in out.stderr and "Checkpoint" not in out.stderr, out.stderr

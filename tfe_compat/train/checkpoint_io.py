@@ -24,7 +24,6 @@ missing files), into 64-byte aligned arrays allocated by the caller (see `_align
 import asyncio
 import codecs
 import concurrent.futures
-import contextlib
 import json
 import logging
 import os
@@ -84,20 +83,14 @@ def _orbax(with_handler=False):
 
 
 class _QuietOrbax(logging.Filter):
-  """Drops orbax's informational warnings ("Skipping merge of OCDBT checkpoints", ...)."""
+  """Drops orbax's informational logs and warnings ("Created BasePyTreeCheckpointHandler",
+  "Skipping merge of OCDBT checkpoints", ...): TF prints nothing when it saves or restores."""
 
   def filter(self, record):
     return record.levelno >= logging.ERROR or os.sep + "orbax" + os.sep not in record.pathname
 
 
-@contextlib.contextmanager
-def _quiet():
-  logger, quiet = logging.getLogger("absl"), _QuietOrbax()
-  logger.addFilter(quiet)
-  try:
-    yield
-  finally:
-    logger.removeFilter(quiet)
+logging.getLogger("absl").addFilter(_QuietOrbax())  # orbax logs through absl's logger
 
 
 def _split(prefix):
@@ -136,9 +129,8 @@ def write(prefix, values):
   temporary = "%s.index.tmp-%s" % (prefix, uuid.uuid4().hex[:12])
   try:
     if arrays:
-      with _quiet():
-        ocp, checkpointer = _orbax()
-        checkpointer.save(data_path, args=ocp.args.PyTreeSave(arrays))
+      ocp, checkpointer = _orbax()
+      checkpointer.save(data_path, args=ocp.args.PyTreeSave(arrays))
     with open(temporary, "w") as f:
       json.dump(index, f)
     os.replace(temporary, prefix + ".index")  # the commit point
