@@ -375,3 +375,31 @@ def test_saving_and_restoring_prints_nothing_with_info_logging(tmp_path):
     assert out.returncode == 0, out.stderr
     assert out.stdout == expected
     assert "orbax" not in out.stderr and "Checkpoint" not in out.stderr, out.stderr
+
+
+def test_loads_hdf5_weights_written_by_keras(tmp_path):
+  """tests/data/tf_keras_weights.h5 was written by tf_keras (Keras 2) from this model with
+  set weights; loading it by topology gives Keras's outputs, and our file has its layout."""
+  h5py = pytest.importorskip("h5py")
+  layers = tf.keras.layers
+  inp = tf.keras.Input((6, 6, 2), name="image")
+  a = layers.Conv2D(3, 3, padding="same", name="conv_a")(inp)
+  a = layers.BatchNormalization(name="bn_a")(a)
+  b = layers.Conv2D(3, 1, name="conv_b")(inp)
+  c = layers.Activation("relu", name="relu")(layers.Add(name="add")([a, b]))
+  model = tf.keras.Model(inp, layers.Dense(4, name="logits")(
+      layers.GlobalAveragePooling2D(name="pool")(c)))
+  assert [l.name for l in model.layers] == ["image", "conv_a", "bn_a", "conv_b", "add", "relu",
+                                            "pool", "logits"]
+  model.load_weights(os.path.join(os.path.dirname(__file__), "data", "tf_keras_weights.h5"))
+  x = np.random.RandomState(7).rand(2, 6, 6, 2).astype(np.float32)
+  np.testing.assert_allclose(model(x, training=False).numpy(),
+                             [[30.543205, 30.039568, 32.656307, 28.561245],
+                              [31.11751, 30.610792, 33.249424, 29.076176]], rtol=1e-5)
+  path = str(tmp_path / "ours.h5")
+  model.save_weights(path)
+  text = lambda names: [n.decode() if isinstance(n, bytes) else n for n in names]
+  with h5py.File(path, "r") as f:
+    assert text(f.attrs["layer_names"]) == [l.name for l in model.layers]
+    assert text(f["bn_a"].attrs["weight_names"]) == [
+        "bn_a/gamma:0", "bn_a/beta:0", "bn_a/moving_mean:0", "bn_a/moving_variance:0"]
