@@ -6,26 +6,23 @@ decoder's samples are probabilities.
 """
 import os
 import re
-import subprocess
-import sys
 
 import pytest
 
+import script_runs
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCRIPT = os.path.join(ROOT, "examples", "contrib", "cvae.py")
-TFE_RUN = os.path.join(os.path.dirname(sys.executable), "tfe-run")
 EPOCH = re.compile(r"Epoch (\d+) \([\d.]+ s, global step (\d+)\): "
                    r"train ELBO (-?[\d.]+), test ELBO (-?[\d.]+)")
 
 
 @pytest.fixture(scope="module")
 def run():
-  result = subprocess.run(
-      [TFE_RUN, SCRIPT, "--image_size", "16", "--filters", "8", "--latent_dim", "4",
-       "--num_examples", "400", "--num_test", "200", "--batch_size", "50", "--epochs", "10",
-       "--learning_rate", "0.005", "--compile"], capture_output=True, text=True, timeout=300)
-  assert result.returncode == 0, result.stderr
-  return result.stdout
+  return script_runs.run(
+      SCRIPT, "--image_size", "16", "--filters", "8", "--latent_dim", "4",
+      "--num_examples", "400", "--num_test", "200", "--batch_size", "50", "--epochs", "10",
+      "--learning_rate", "0.005", "--compile")
 
 
 def test_elbo_improves_on_train_and_test_digits(run):

@@ -5,14 +5,13 @@ second process that only restores the latest checkpoint and draws the same image
 """
 import os
 import re
-import subprocess
-import sys
 
 import pytest
 
+import script_runs
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCRIPT = os.path.join(ROOT, "examples", "contrib", "dcgan.py")
-TFE_RUN = os.path.join(os.path.dirname(sys.executable), "tfe-run")
 SMALL = ["--image_size", "16", "--filters", "8", "--noise_dim", "16", "--nocompile"]
 EPOCH = re.compile(r"Epoch (\d+) \([\d.]+ s\): generator loss ([\d.]+), discriminator loss "
                    r"([\d.]+), real judged real ([\d.]+), fake judged fake ([\d.]+)")
@@ -21,10 +20,7 @@ GENERATED = re.compile(r"Generated: shape \(16, 16, 16, 1\), dtype float32, "
 
 
 def tfe_run(*flags):
-  result = subprocess.run([TFE_RUN, SCRIPT] + SMALL + list(flags), capture_output=True,
-                          text=True, timeout=300)
-  assert result.returncode == 0, result.stderr
-  return result.stdout
+  return script_runs.run(SCRIPT, *SMALL, *flags)
 
 
 @pytest.fixture(scope="module")

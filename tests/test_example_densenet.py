@@ -6,30 +6,27 @@ no compression, 7x7/2 stem with max pooling, dropout, NCHW). 32x32 images, batch
 """
 import os
 import re
-import subprocess
-import sys
 
 import numpy as np
 import pytest
+
+import script_runs
 
 pytestmark = pytest.mark.slow
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCRIPT = os.path.join(ROOT, "examples", "contrib", "densenet.py")
-TFE_RUN = os.path.join(os.path.dirname(sys.executable), "tfe-run")
 TINY = ["--growth_rate", "4", "--image_size", "32", "--batch_size", "4", "--num_examples", "8",
         "--steps", "40", "--learning_rate", "0.1"]
 STEP = re.compile(r"^step (\d+): loss ([\d.]+) \(cross-entropy ([\d.]+), l2 ([\d.]+)\)$", re.M)
 
 
 def start(*flags):
-  return subprocess.Popen([TFE_RUN, SCRIPT] + TINY + list(flags), stdout=subprocess.PIPE,
-                          stderr=subprocess.PIPE, text=True)
+  return script_runs.start(SCRIPT, *TINY, *flags)
 
 
 def finish(process):
-  stdout, stderr = process.communicate(timeout=400)
-  assert process.returncode == 0, stderr
+  stdout, stderr = script_runs.outputs(process, timeout=400)
   assert "cannot be compiled" not in stderr
   return stdout
 

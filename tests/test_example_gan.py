@@ -2,15 +2,14 @@
 second run restored from the checkpoint reproduces the generator's output."""
 import os
 import re
-import subprocess
-import sys
 
 import pytest
 from tensorboard.backend.event_processing import event_accumulator as ea
 
+import script_runs
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCRIPT = os.path.join(ROOT, "examples", "contrib", "gan.py")
-TFE_RUN = os.path.join(os.path.dirname(sys.executable), "tfe-run")
 STEP_LINE = re.compile(
     r"step (\d+): discriminator loss ([\d.]+), generator loss ([\d.]+), D\(real\) ([\d.]+), "
     r"D\(fake\) ([\d.]+), mean-image distance ([\d.]+)")
@@ -21,10 +20,7 @@ pytestmark = pytest.mark.slow
 
 
 def run(*flags):
-  done = subprocess.run([TFE_RUN, SCRIPT] + list(flags), capture_output=True, text=True,
-                        timeout=300)
-  assert done.returncode == 0, done.stderr
-  return done.stdout
+  return script_runs.run(SCRIPT, *flags)
 
 
 @pytest.fixture(scope="module")

@@ -2,15 +2,14 @@
 is a probability, and `--compile` (tfe.defun) computes what eager execution computes."""
 import os
 import re
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 
+import script_runs
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCRIPT = os.path.join(ROOT, "examples", "contrib", "l2hmc.py")
-TFE_RUN = os.path.join(os.path.dirname(sys.executable), "tfe-run")
 STEP_LINE = re.compile(r"step (\d+): loss (-?[\d.]+), acceptance ([\d.]+), eps ([\d.]+)")
 CHAIN_LINE = re.compile(r"chain: (\d+) transitions, acceptance ([\d.]+), sample covariance "
                         r"\[\[(-?[\d.]+), (-?[\d.]+)\], \[(-?[\d.]+), (-?[\d.]+)\]\]")
@@ -22,14 +21,10 @@ pytestmark = pytest.mark.slow
 
 
 def start(*flags):
-  return subprocess.Popen([TFE_RUN, SCRIPT] + SMALL + list(flags), stdout=subprocess.PIPE,
-                          stderr=subprocess.PIPE, text=True)
+  return script_runs.start(SCRIPT, *SMALL, *flags)
 
 
-def finish(process):
-  stdout, stderr = process.communicate(timeout=300)
-  assert process.returncode == 0, stderr
-  return stdout
+finish = script_runs.finish
 
 
 def steps(out):

@@ -5,29 +5,24 @@ on other true weights (the values of TF's own linear_regression_test).
 """
 import os
 import re
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 from tensorboard.backend.event_processing import event_accumulator as ea
 
+import script_runs
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCRIPT = os.path.join(ROOT, "examples", "contrib", "linear_regression.py")
-TFE_RUN = os.path.join(os.path.dirname(sys.executable), "tfe-run")
 
 pytestmark = pytest.mark.slow  # two processes, ~10 s on an idle 2-core machine
 
 
 def start(*flags):
-  return subprocess.Popen([TFE_RUN, SCRIPT] + list(flags), stdout=subprocess.PIPE,
-                          stderr=subprocess.PIPE, text=True)
+  return script_runs.start(SCRIPT, *flags)
 
 
-def finish(process):
-  stdout, stderr = process.communicate(timeout=300)
-  assert process.returncode == 0, stderr
-  return stdout
+finish = script_runs.finish
 
 
 def parse(stdout):

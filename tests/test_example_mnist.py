@@ -5,11 +5,9 @@ the IDX writer it shares with these tests, and `tensorflow.examples.tutorials.mn
 The script runs twice: on gzipped IDX files from --data_dir with a tfe.defun-compiled model,
 then resuming that model_dir on the default IDX files (the same digits).
 """
-import gzip
 import os
 import re
 import struct
-import subprocess
 import sys
 
 import numpy as np
@@ -21,9 +19,9 @@ from tfe_compat import tutorials_mnist
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "examples", "contrib"))
 import mnist_idx  # noqa: E402  pylint: disable=wrong-import-position
+import script_runs  # noqa: E402  pylint: disable=wrong-import-position
 
 SCRIPT = os.path.join(ROOT, "examples", "contrib", "mnist.py")
-TFE_RUN = os.path.join(os.path.dirname(sys.executable), "tfe-run")
 SMALL = ["--filters", "8,16", "--hidden", "64", "--batch_size", "50"]
 EPOCH = re.compile(r"Epoch (\d+) \(global step (\d+), [\d.]+ s\): train loss ([\d.]+); "
                    r"test loss ([\d.]+), accuracy ([\d.]+)%; saved (\S+)")
@@ -74,14 +72,10 @@ def test_tutorials_input_data_reads_gzipped_idx(tmp_path, capsys):
 # ---- The script ----
 
 def start(*flags):
-  return subprocess.Popen([TFE_RUN, SCRIPT] + SMALL + list(flags), stdout=subprocess.PIPE,
-                          stderr=subprocess.PIPE, text=True)
+  return script_runs.start(SCRIPT, *SMALL, *flags)
 
 
-def finish(process):
-  stdout, stderr = process.communicate(timeout=300)
-  assert process.returncode == 0, stderr
-  return stdout
+finish = script_runs.finish
 
 
 def epochs(stdout):

@@ -2,15 +2,14 @@
 translate Spanish number words into English ones, including numbers it never saw."""
 import os
 import re
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 
+import script_runs
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCRIPT = os.path.join(ROOT, "examples", "contrib", "nmt_with_attention.py")
-TFE_RUN = os.path.join(os.path.dirname(sys.executable), "tfe-run")
 
 pytestmark = pytest.mark.slow  # one process, ~15 s on an idle 2-core machine (compile)
 
@@ -18,11 +17,9 @@ pytestmark = pytest.mark.slow  # one process, ~15 s on an idle 2-core machine (c
 @pytest.fixture(scope="module")
 def run(tmp_path_factory):
   model_dir = tmp_path_factory.mktemp("nmt")
-  result = subprocess.run(
-      [TFE_RUN, SCRIPT, "--model_dir", str(model_dir), "--epochs", "8", "--batch_size", "64",
-       "--translate", "VEINTITRÉS."], capture_output=True, text=True, timeout=300)
-  assert result.returncode == 0, result.stderr
-  return result.stdout, model_dir
+  stdout = script_runs.run(SCRIPT, "--model_dir", model_dir, "--epochs", "8",
+                           "--batch_size", "64", "--translate", "VEINTITRÉS.")
+  return stdout, model_dir
 
 
 def test_corpus_and_preprocessing(run):

@@ -6,26 +6,23 @@ the images' shape and tanh's range.
 """
 import os
 import re
-import subprocess
-import sys
 
 import pytest
 
+import script_runs
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCRIPT = os.path.join(ROOT, "examples", "contrib", "pix2pix.py")
-TFE_RUN = os.path.join(os.path.dirname(sys.executable), "tfe-run")
 EPOCH = re.compile(r"Epoch (\d+) \([\d.]+ s\): L1 ([\d.]+), generator GAN loss ([\d.]+), "
                    r"discriminator loss ([\d.]+)")
 
 
 @pytest.fixture(scope="module")
 def run():
-  result = subprocess.run(
-      [TFE_RUN, SCRIPT, "--image_size", "16", "--filters", "4", "--num_pairs", "8",
-       "--num_test", "4", "--batch_size", "4", "--epochs", "8", "--learning_rate", "0.002",
-       "--nocompile"], capture_output=True, text=True, timeout=300)
-  assert result.returncode == 0, result.stderr
-  return result.stdout
+  return script_runs.run(
+      SCRIPT, "--image_size", "16", "--filters", "4", "--num_pairs", "8",
+      "--num_test", "4", "--batch_size", "4", "--epochs", "8", "--learning_rate", "0.002",
+      "--nocompile")
 
 
 @pytest.mark.slow

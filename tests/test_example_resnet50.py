@@ -6,30 +6,27 @@ stages of one bottleneck block, 4 base filters, 32x32 images, batches of 4.
 """
 import os
 import re
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 from tensorboard.backend.event_processing import event_accumulator as ea
 
+import script_runs
+
 pytestmark = pytest.mark.slow
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCRIPT = os.path.join(ROOT, "examples", "contrib", "resnet50.py")
-TFE_RUN = os.path.join(os.path.dirname(sys.executable), "tfe-run")
 TINY = ["--base_filters", "4", "--stage_blocks", "1,1", "--image_size", "32",
         "--batch_size", "4", "--num_examples", "8", "--steps", "20", "--learning_rate", "0.05"]
 
 
 def start(*flags):
-  return subprocess.Popen([TFE_RUN, SCRIPT] + TINY + list(flags), stdout=subprocess.PIPE,
-                          stderr=subprocess.PIPE, text=True)
+  return script_runs.start(SCRIPT, *TINY, *flags)
 
 
 def finish(process):
-  stdout, stderr = process.communicate(timeout=400)
-  assert process.returncode == 0, stderr
+  stdout, stderr = script_runs.outputs(process, timeout=400)
   assert "cannot be compiled" not in stderr
   return stdout
 

@@ -5,16 +5,15 @@ LSTMCell/`dynamic_rnn` model train at once in separate processes.
 """
 import os
 import re
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 from tensorboard.backend.event_processing import event_accumulator as ea
 
+import script_runs
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCRIPT = os.path.join(ROOT, "examples", "contrib", "rnn_colorbot.py")
-TFE_RUN = os.path.join(os.path.dirname(sys.executable), "tfe-run")
 EPOCH = re.compile(r"epoch (\d+): train loss ([\d.]+), test loss ([\d.]+)")
 PREDICTION = re.compile(r"^(.+): rgb \(([\d.]+), ([\d.]+), ([\d.]+)\) = \((\d+), (\d+), (\d+)\)$",
                         re.M)
@@ -24,14 +23,10 @@ pytestmark = pytest.mark.slow
 
 
 def start(*flags):
-  return subprocess.Popen([TFE_RUN, SCRIPT, "--colors", COLORS] + list(flags),
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+  return script_runs.start(SCRIPT, "--colors", COLORS, *flags)
 
 
-def finish(process):
-  stdout, stderr = process.communicate(timeout=300)
-  assert process.returncode == 0, stderr
-  return stdout
+finish = script_runs.finish
 
 
 def check(stdout, epochs):

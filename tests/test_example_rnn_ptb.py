@@ -5,15 +5,14 @@ checkpoints) and the `--use_cudnn_rnn` model; a third run restores the first one
 """
 import os
 import re
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 
+import script_runs
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCRIPT = os.path.join(ROOT, "examples", "contrib", "rnn_ptb.py")
-TFE_RUN = os.path.join(os.path.dirname(sys.executable), "tfe-run")
 TINY = ["--seq_len", "6", "--batch_size", "4", "--hidden_dim", "32", "--embedding_dim", "16"]
 EPOCH = re.compile(r"epoch (\d+): train perplexity ([\d.]+), valid perplexity ([\d.]+), "
                    r"learning rate ([\d.]+)")
@@ -22,14 +21,10 @@ pytestmark = pytest.mark.slow
 
 
 def start(*flags):
-  return subprocess.Popen([TFE_RUN, SCRIPT] + TINY + list(flags), stdout=subprocess.PIPE,
-                          stderr=subprocess.PIPE, text=True)
+  return script_runs.start(SCRIPT, *TINY, *flags)
 
 
-def finish(process):
-  stdout, stderr = process.communicate(timeout=300)
-  assert process.returncode == 0, stderr
-  return stdout
+finish = script_runs.finish
 
 
 def initial_perplexity(stdout):

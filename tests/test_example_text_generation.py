@@ -3,15 +3,14 @@ examples/data/lighthouse.txt, survives a checkpoint round trip and samples text 
 requested length from the text's alphabet."""
 import os
 import re
-import subprocess
-import sys
 
 import pytest
+
+import script_runs
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCRIPT = os.path.join(ROOT, "examples", "contrib", "text_generation.py")
 TEXT = os.path.join(ROOT, "examples", "data", "lighthouse.txt")
-TFE_RUN = os.path.join(os.path.dirname(sys.executable), "tfe-run")
 
 pytestmark = pytest.mark.slow  # one process, ~15 s on an idle 2-core machine (GRU compile)
 
@@ -19,12 +18,10 @@ pytestmark = pytest.mark.slow  # one process, ~15 s on an idle 2-core machine (G
 @pytest.fixture(scope="module")
 def run(tmp_path_factory):
   model_dir = tmp_path_factory.mktemp("text_generation")
-  result = subprocess.run(
-      [TFE_RUN, SCRIPT, "--model_dir", str(model_dir), "--epochs", "15", "--units", "64",
-       "--seq_len", "20", "--num_generate", "60", "--start_string", "The "],
-      capture_output=True, text=True, timeout=300)
-  assert result.returncode == 0, result.stderr
-  return result.stdout, model_dir
+  stdout = script_runs.run(SCRIPT, "--model_dir", model_dir, "--epochs", "15", "--units",
+                           "64", "--seq_len", "20", "--num_generate", "60",
+                           "--start_string", "The ")
+  return stdout, model_dir
 
 
 def test_reads_the_text_in_stateful_windows(run):

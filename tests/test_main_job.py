@@ -7,30 +7,25 @@ import gzip
 import os
 import re
 import struct
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 from tensorboard.backend.event_processing import event_accumulator as ea
 
+import script_runs
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCRIPT = os.path.join(ROOT, "examples", "mnist_eager.py")
-TFE_RUN = os.path.join(os.path.dirname(sys.executable), "tfe-run")
 EPOCH_LINE = re.compile(
     r"Epoch (\d+), global step (\d+) \([\d.]+ s\): train loss ([\d.]+), accuracy ([\d.]+)%; "
     r"test loss ([\d.]+), accuracy ([\d.]+)%; saved (\S+)")
 
 
 def start(model_dir, *flags):
-  return subprocess.Popen([TFE_RUN, SCRIPT, "--model_dir", str(model_dir)] + list(flags),
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+  return script_runs.start(SCRIPT, "--model_dir", model_dir, *flags)
 
 
-def finish(process):
-  stdout, stderr = process.communicate(timeout=300)
-  assert process.returncode == 0, stderr
-  return stdout
+finish = script_runs.finish
 
 
 def epochs(stdout):
