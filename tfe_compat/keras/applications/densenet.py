@@ -63,13 +63,8 @@ def _densenet(depth, include_top, weights, input_tensor, input_shape, pooling, c
       x = _transition_block(x, 0.5, name="pool%d" % (i + 2))
   x = _bn("bn")(x)
   x = core.Activation("relu", name="relu")(x)
-  if include_top:
-    x = pooling_layers.GlobalAveragePooling2D(name="avg_pool")(x)
-    x = core.Dense(classes, activation="softmax", name="fc1000")(x)
-  elif pooling == "avg":
-    x = pooling_layers.GlobalAveragePooling2D(name="avg_pool")(x)
-  elif pooling == "max":
-    x = pooling_layers.GlobalMaxPooling2D(name="max_pool")(x)
+  x = imagenet_utils.classifier(x, include_top, pooling, classes, "fc1000",
+                                ("avg_pool", "max_pool"))
   model = imagenet_utils.build_model(input_tensor, img_input, x, "densenet%d" % depth)
   file_name = "densenet%d_weights_tf_dim_ordering_tf_kernels%s.h5" % (
       depth, "" if include_top else "_notop")

@@ -20,6 +20,8 @@ from tfe_compat.keras import utils as keras_utils
 from tfe_compat.keras.engine.input_layer import Input, InputLayer
 from tfe_compat.keras.engine.keras_tensor import KerasTensor
 from tfe_compat.keras.engine.training import Model
+from tfe_compat.keras.layers import core
+from tfe_compat.keras.layers import pooling as pooling_layers
 from tfe_compat.ops import array_ops
 from tfe_compat.ops.matmul_cast_ops import cast
 
@@ -228,6 +230,19 @@ def source_inputs(tensor):
           node.inputs, is_leaf=lambda v: isinstance(v, KerasTensor))
                              if isinstance(p, KerasTensor)]))
   return found[0] if len(found) == 1 else found
+
+
+def classifier(x, include_top, pooling, classes, dense_name="predictions", pool_names=(None, None)):
+  """The top most applications share: average pooling and a softmax Dense of `classes`; or,
+  without it, the global pooling `pooling` asks for ('avg', 'max' or none)."""
+  if include_top:
+    x = pooling_layers.GlobalAveragePooling2D(name="avg_pool")(x)
+    return core.Dense(classes, activation="softmax", name=dense_name)(x)
+  if pooling == "avg":
+    return pooling_layers.GlobalAveragePooling2D(name=pool_names[0])(x)
+  if pooling == "max":
+    return pooling_layers.GlobalMaxPooling2D(name=pool_names[1])(x)
+  return x
 
 
 def build_model(input_tensor, img_input, outputs, name):

@@ -119,13 +119,7 @@ def InceptionV3(include_top=True, weights="imagenet", input_tensor=None, input_s
   x = _block_8(x, 0, axis)
   x = _block_8(x, 1, axis)
 
-  if include_top:
-    x = pooling_layers.GlobalAveragePooling2D(name="avg_pool")(x)
-    x = core.Dense(classes, activation="softmax", name="predictions")(x)
-  elif pooling == "avg":
-    x = pooling_layers.GlobalAveragePooling2D()(x)
-  elif pooling == "max":
-    x = pooling_layers.GlobalMaxPooling2D()(x)
+  x = imagenet_utils.classifier(x, include_top, pooling, classes)
   model = imagenet_utils.build_model(input_tensor, img_input, x, "inception_v3")
   file_name, file_hash = _FILES[0 if include_top else 1]
   return imagenet_utils.load_weights(model, weights, file_name, _BASE + file_name, file_hash)

@@ -66,13 +66,8 @@ def _resnet(blocks, model_name, include_top, weights, input_tensor, input_shape,
   x = pooling_layers.MaxPooling2D(3, strides=2, name="pool1_pool")(x)
   for i, (filters, count) in enumerate(zip((64, 128, 256, 512), blocks)):
     x = _stack1(x, filters, count, stride1=1 if i == 0 else 2, name="conv%d" % (i + 2))
-  if include_top:
-    x = pooling_layers.GlobalAveragePooling2D(name="avg_pool")(x)
-    x = core.Dense(classes, activation="softmax", name="probs")(x)
-  elif pooling == "avg":
-    x = pooling_layers.GlobalAveragePooling2D(name="avg_pool")(x)
-  elif pooling == "max":
-    x = pooling_layers.GlobalMaxPooling2D(name="max_pool")(x)
+  x = imagenet_utils.classifier(x, include_top, pooling, classes, "probs",
+                                ("avg_pool", "max_pool"))
   model = imagenet_utils.build_model(input_tensor, img_input, x, model_name)
   suffix = "" if include_top else "_notop"
   file_name = "%s_weights_tf_dim_ordering_tf_kernels%s.h5" % (model_name, suffix)

@@ -76,13 +76,7 @@ def Xception(include_top=True, weights="imagenet", input_tensor=None, input_shap
   x = _sepconv(2048, "block14_sepconv2")(x)
   x = _bn("block14_sepconv2_bn")(x)
   x = core.Activation("relu", name="block14_sepconv2_act")(x)
-  if include_top:
-    x = pooling_layers.GlobalAveragePooling2D(name="avg_pool")(x)
-    x = core.Dense(classes, activation="softmax", name="predictions")(x)
-  elif pooling == "avg":
-    x = pooling_layers.GlobalAveragePooling2D()(x)
-  elif pooling == "max":
-    x = pooling_layers.GlobalMaxPooling2D()(x)
+  x = imagenet_utils.classifier(x, include_top, pooling, classes)
   model = imagenet_utils.build_model(input_tensor, img_input, x, "xception")
   file_name, file_hash = _FILES[0 if include_top else 1]
   return imagenet_utils.load_weights(model, weights, file_name, _BASE + file_name, file_hash)
