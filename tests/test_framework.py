@@ -285,10 +285,12 @@ def test_compilation_cache_trimmed_to_half_its_limit_oldest_first(tmp_path):
     path = tmp_path / ("entry%d" % i)
     path.write_bytes(b"x" * 100)
     os.utime(path, (i, i))
-  _trim(str(tmp_path), 1000)  # at the limit: nothing removed
-  assert len(os.listdir(tmp_path)) == 10
-  _trim(str(tmp_path), 500)
-  assert sorted(os.listdir(tmp_path)) == ["entry8", "entry9"]
+  _trim(str(tmp_path), 1000, every=0)  # at the limit: nothing removed
+  assert len(os.listdir(tmp_path)) == 10 + 1  # and the stamp file
+  _trim(str(tmp_path), 500)  # checked less than a day ago: no scan
+  assert len(os.listdir(tmp_path)) == 11
+  _trim(str(tmp_path), 500, every=0)
+  assert sorted(os.listdir(tmp_path)) == [".trimmed", "entry8", "entry9"]
 
 
 def test_numpy_object_arrays_convert_as_tf_does():

@@ -3,11 +3,12 @@
 Importing it configures JAX: 64-bit types on, and XLA programs cached on disk across runs
 (an eager program compiles each op and tape structure once; the cache makes the next run
 of a script skip those compilations). `TFE_COMPILATION_CACHE` names the cache directory
-(default `~/.cache/tfe_compat/xla`; past 1 GiB its oldest half is removed when tfe_compat
-is imported) or is `0` to turn it off; a cache set up through JAX's own configuration is
+(default `~/.cache/tfe_compat/xla`; past 1 GiB its oldest half is removed, checked on
+import at most once a day) or is `0` to turn it off; a cache set up through JAX's own configuration is
 left as it is.
 """
 import os
+import time
 
 import jax
 
@@ -32,11 +33,20 @@ def _persistent_compilation_cache():
   jax.config.update("jax_persistent_cache_min_compile_time_secs", 0)
 
 
-def _trim(path, limit):
+def _trim(path, limit, every=86400):
   """Removes the oldest files of the cache directory down to `limit / 2` bytes once it holds
-  more than `limit` (JAX's own size limit rescans the directory on every write)."""
+  more than `limit` (JAX's own size limit rescans the directory on every write). The scan
+  runs at most once per `every` seconds (a stamp file's time), not on every import."""
+  stamp = os.path.join(path, ".trimmed")
+  try:
+    if time.time() - os.stat(stamp).st_mtime < every:
+      return
+  except OSError:
+    pass
+  with open(stamp, "a"):
+    os.utime(stamp)
   entries = [(e.stat().st_mtime, e.stat().st_size, e.path) for e in os.scandir(path)
-             if e.is_file()]
+             if e.is_file() and e.path != stamp]
   total = sum(size for _, size, _ in entries)
   if total <= limit:
     return
