@@ -179,21 +179,6 @@ def element_to_tensors(element, device=None):
 _ON_CPU = None
 
 
-def _compiled_call(fn, element):
-  """A tf.data function's compiled call, given the element's NumPy arrays themselves (no
-  transfer to Tensors first), once that signature has compiled; else None."""
-  fast = getattr(fn, "_fast", None)
-  if not fast:
-    return None
-  leaves = element if type(element) is tuple else (element,)
-  if not all(type(leaf) is np.ndarray for leaf in leaves):
-    return None
-  concrete = fast.get(tuple((leaf.shape, leaf.dtype) for leaf in leaves))
-  if getattr(concrete, "_eager_only", True) or not hasattr(concrete, "_out_tree"):
-    return None  # not compiled (yet), or compiled calls fell back to eager ones
-  return concrete.run(leaves, None, None)
-
-
 def call_on_host(fn, element):
   """Calls a user function on an element as TF does (a plain tuple is unpacked into
   arguments), with Tensors on the host CPU and no tape recording; returns a NumPy nest
@@ -213,7 +198,8 @@ def call_on_host(fn, element):
 
 
 def _call(fn, element, device):
-  result = _compiled_call(fn, element)
+  call_on_arrays = getattr(fn, "call_on_arrays", None)  # a DatasetFunction's compiled call
+  result = None if call_on_arrays is None else call_on_arrays(element)
   if result is None:
     args = element_to_tensors(element, device)
     result = fn(*args) if type(args) is tuple else fn(args)

@@ -277,6 +277,17 @@ class DatasetFunction(function.Function):
     concrete = self._concrete.get(key)
     return self._fn(*args, **kwargs) if concrete is None else concrete(args, kwargs)
 
+  def call_on_arrays(self, element):
+    """The compiled call on the element's NumPy arrays themselves (no Tensors made first),
+    once the element's signature has compiled; else None."""
+    leaves = element if type(element) is tuple else (element,)
+    if not all(type(leaf) is np.ndarray for leaf in leaves):
+      return None
+    concrete = self._fast.get(tuple((leaf.shape, leaf.dtype) for leaf in leaves))
+    if concrete is None or not concrete.compiled:
+      return None
+    return concrete.run(leaves, None, None)
+
 
 _functions = weakref.WeakKeyDictionary()
 
@@ -295,6 +306,8 @@ def dataset_function(fn):
 
 class _Eager:
   """The eager "compiled function" of a signature that cannot be compiled."""
+
+  compiled = False
 
   def __init__(self, fn):
     self._fn = fn

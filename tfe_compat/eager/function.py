@@ -189,6 +189,11 @@ class ConcreteFunction:
     arrays = [o._value for o in flat_out if isinstance(o, Tensor)]
     return arrays, [tracing.values[v._id] for v in self._written]
 
+  @property
+  def compiled(self):
+    """Whether calls run the compiled computation: traced, and not fallen back to eager."""
+    return not self._eager_only and hasattr(self, "_out_tree")
+
   def __call__(self, args, kwargs):
     leaves, _ = jax.tree_util.tree_flatten((args, kwargs), is_leaf=_is_leaf)
     return self.run(leaves, args, kwargs)
