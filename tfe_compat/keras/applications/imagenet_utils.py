@@ -232,6 +232,17 @@ def source_inputs(tensor):
   return found[0] if len(found) == 1 else found
 
 
+def model_input(weights, include_top, classes, input_tensor, input_shape, default_size,
+                min_size):
+  """The checked arguments' input of an application: `weights` and `classes` validated,
+  the input shape settled (`default_size`, at least `min_size`), the image Input made."""
+  check_weights(weights, include_top, classes)
+  input_shape = obtain_input_shape(
+      input_shape, default_size=default_size, min_size=min_size,
+      data_format=backend.image_data_format(), require_flatten=include_top, weights=weights)
+  return image_input(input_tensor, input_shape)
+
+
 def classifier(x, include_top, pooling, classes, dense_name="predictions", pool_names=(None, None)):
   """The top most applications share: average pooling and a softmax Dense of `classes`; or,
   without it, the global pooling `pooling` asks for ('avg', 'max' or none)."""

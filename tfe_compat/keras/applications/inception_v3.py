@@ -78,11 +78,8 @@ def _block_8(x, i, axis):
 def InceptionV3(include_top=True, weights="imagenet", input_tensor=None, input_shape=None,
                 pooling=None, classes=1000):  # pylint: disable=invalid-name
   """Inception V3 (default input 299x299x3, at least 75x75)."""
-  imagenet_utils.check_weights(weights, include_top, classes)
-  input_shape = imagenet_utils.obtain_input_shape(
-      input_shape, default_size=299, min_size=75, data_format=backend.image_data_format(),
-      require_flatten=include_top, weights=weights)
-  img_input = imagenet_utils.image_input(input_tensor, input_shape)
+  img_input = imagenet_utils.model_input(weights, include_top, classes, input_tensor,
+                                         input_shape, 299, 75)
   axis = 1 if backend.image_data_format() == "channels_first" else 3
 
   x = _conv2d_bn(img_input, 32, 3, 3, strides=(2, 2), padding="valid")

@@ -52,11 +52,8 @@ def _stack1(x, filters, blocks, stride1=2, name=None):
 
 def _resnet(blocks, model_name, include_top, weights, input_tensor, input_shape, pooling,
             classes):
-  imagenet_utils.check_weights(weights, include_top, classes)
-  input_shape = imagenet_utils.obtain_input_shape(
-      input_shape, default_size=224, min_size=32, data_format=backend.image_data_format(),
-      require_flatten=include_top, weights=weights)
-  img_input = imagenet_utils.image_input(input_tensor, input_shape)
+  img_input = imagenet_utils.model_input(weights, include_top, classes, input_tensor,
+                                         input_shape, 224, 32)
   x = convolutional_reshaping.ZeroPadding2D(padding=((3, 3), (3, 3)),
                                             name="conv1_pad")(img_input)
   x = convolutional.Conv2D(64, 7, strides=2, use_bias=True, name="conv1_conv")(x)

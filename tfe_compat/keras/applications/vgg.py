@@ -1,6 +1,5 @@
 """`tf.keras.applications.VGG16` / `VGG19` (modules `vgg16`, `vgg19`)."""
 from tfe_compat.framework.api import export
-from tfe_compat.keras import backend
 from tfe_compat.keras.applications import imagenet_utils
 from tfe_compat.keras.layers import convolutional, core
 from tfe_compat.keras.layers import pooling as pooling_layers
@@ -12,11 +11,8 @@ _HASHES = {"vgg16": ("64373286793e3c8b2b4e3219cbf3544b", "6d6bbae143d83200629494
 
 def _vgg(name, convs_per_block, include_top, weights, input_tensor, input_shape, pooling,
          classes):
-  imagenet_utils.check_weights(weights, include_top, classes)
-  input_shape = imagenet_utils.obtain_input_shape(
-      input_shape, default_size=224, min_size=32, data_format=backend.image_data_format(),
-      require_flatten=include_top, weights=weights)
-  img_input = imagenet_utils.image_input(input_tensor, input_shape)
+  img_input = imagenet_utils.model_input(weights, include_top, classes, input_tensor,
+                                         input_shape, 224, 32)
   x = img_input
   for block, (filters, count) in enumerate(zip((64, 128, 256, 512, 512), convs_per_block), 1):
     for i in range(1, count + 1):

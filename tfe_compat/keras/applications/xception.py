@@ -1,6 +1,5 @@
 """`tf.keras.applications.Xception` (module `xception`)."""
 from tfe_compat.framework.api import export
-from tfe_compat.keras import backend
 from tfe_compat.keras.applications import imagenet_utils
 from tfe_compat.keras.layers import convolutional, core, merge, normalization
 from tfe_compat.keras.layers import pooling as pooling_layers
@@ -46,11 +45,8 @@ def _entry_block(x, block, filters, first_act=True):
 def Xception(include_top=True, weights="imagenet", input_tensor=None, input_shape=None,
              pooling=None, classes=1000):  # pylint: disable=invalid-name
   """Xception (default input 299x299x3, at least 71x71)."""
-  imagenet_utils.check_weights(weights, include_top, classes)
-  input_shape = imagenet_utils.obtain_input_shape(
-      input_shape, default_size=299, min_size=71, data_format=backend.image_data_format(),
-      require_flatten=include_top, weights=weights)
-  img_input = imagenet_utils.image_input(input_tensor, input_shape)
+  img_input = imagenet_utils.model_input(weights, include_top, classes, input_tensor,
+                                         input_shape, 299, 71)
   x = convolutional.Conv2D(32, (3, 3), strides=(2, 2), use_bias=False,
                            name="block1_conv1")(img_input)
   x = _bn("block1_conv1_bn")(x)
