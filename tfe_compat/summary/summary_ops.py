@@ -75,15 +75,17 @@ class _EveryNSteps:
   def step_value(self):
     step = self.global_step
     array = getattr(step, "_value", step)  # a Variable's or a Tensor's array, or a number
-    if _ctx.variable_scope is not None and hasattr(step, "_as_tensor"):
+    scope = _ctx.variable_scope
+    if array is self._array and scope is None:
+      return self._value
+    if scope is not None and hasattr(step, "_as_tensor"):
       array = state_ops.read(step)._value  # read as _choose_step reads it
-    if array is not self._array:
-      try:
-        value = np.asarray(array).item()  # int(array) costs 10x more
-      except jax.errors.TracerArrayConversionError:
-        raise NotImplementedError("record_summaries_every_n_global_steps cannot decide on a "
-                                  "traced global step; record outside tf.function.") from None
-      self._array, self._value = array, value
+    try:
+      self._value = np.asarray(array).item()  # int(array) costs 10x more
+    except jax.errors.TracerArrayConversionError:
+      raise NotImplementedError("record_summaries_every_n_global_steps cannot decide on a "
+                                "traced global step; record outside tf.function.") from None
+    self._array = array
     return self._value
 
   def __call__(self):
@@ -159,12 +161,6 @@ def _is_global_step(variable):
 def record_step(step, default, op_name):
   """The step to record at, or SKIP when the recording condition (or `default`) says no."""
   cond = _state.is_recording
-  if cond is None:
-    cond = default
-  if cond is True:
-    return _choose_step(step, op_name)
-  if cond is False:
-    return SKIP
   if type(cond) is _EveryNSteps:
     value = cond.step_value()
     if value % cond.n:
@@ -172,6 +168,12 @@ def record_step(step, default, op_name):
     if step is cond.global_step or (step is None and _is_global_step(cond.global_step)):
       return value  # the step was read once for the condition
     return _choose_step(step, op_name)
+  if cond is None:
+    cond = default
+  if cond is True:
+    return _choose_step(step, op_name)
+  if cond is False:
+    return SKIP
   if callable(cond):
     cond = cond()
   return _choose_step(step, op_name) if cond else SKIP
