@@ -88,6 +88,17 @@ def test_from_generator_types_shapes_args_and_errors():
 
 
 # ---- batching ----
+def test_from_generator_reusing_one_buffer():
+  """Each element is copied when it is yielded, as TF copies it."""
+  def filled():
+    buffer = np.zeros([64, 64], np.float32)
+    for i in range(20):
+      buffer[...] = i
+      yield buffer
+  got = [t.numpy()[0, 0] for t in tf.data.Dataset.from_generator(filled, tf.float32)]
+  assert got == list(range(20))
+
+
 def test_batch_padded_batch_unbatch():
   ds = tf.data.Dataset.range(7).batch(3)
   assert ds.element_spec == spec([None], tf.int64)
@@ -227,6 +238,19 @@ def test_parallel_map_keeps_order_and_uses_threads():
       lambda x: x + 1, 4, num_parallel_calls=tf.data.experimental.AUTOTUNE))
   assert values(auto) == [[1, 2, 3, 4], [5, 6, 7, 8], [9, 10]]
   assert tf.contrib.data.AUTOTUNE == -1
+
+
+def test_parallel_map_of_strings_keeps_order_and_raises_in_place():
+  """String elements run eagerly (in the iterating thread); order and errors are TF's."""
+  words = tf.data.Dataset.from_tensor_slices([b"%d" % i for i in range(30)])
+  assert values(words.map(tf.strings.to_number, num_parallel_calls=2)) == list(range(30))
+  bad = tf.data.Dataset.from_tensor_slices([b"1", b"2", b"x", b"4"]).map(
+      tf.strings.to_number, num_parallel_calls=2)
+  it = iter(bad)
+  assert [next(it).numpy(), next(it).numpy()] == [1.0, 2.0]
+  with pytest.raises(tf.errors.InvalidArgumentError, match="could not correctly convert "
+                     "string: x"):
+    next(it)
 
 
 def test_map_is_not_recorded_on_tapes():

@@ -237,6 +237,22 @@ def test_numpy_interop():
   assert tf.constant("hi").numpy() == b"hi"
 
 
+@pytest.mark.parametrize("dtype", [np.int8, np.uint16, np.int32, np.int64, np.uint64,
+                                   np.float16, np.float32, np.float64, np.complex64,
+                                   np.complex128, np.bool_, tf.bfloat16.as_numpy_dtype])
+def test_numpy_arrays_convert_by_copy_keeping_dtype(dtype):
+  source = np.arange(6).reshape(2, 3).astype(dtype)
+  expected = source.copy()
+  tensor = tf.convert_to_tensor(source)
+  source[...] = source[0, 1]  # a later change to the array does not reach the Tensor
+  assert tensor.dtype.as_numpy_dtype == dtype and tensor.shape == (2, 3)
+  np.testing.assert_array_equal(tensor.numpy(), expected)
+  assert tensor.numpy().dtype == dtype
+  strided = expected.T  # not C-contiguous
+  np.testing.assert_array_equal(tf.constant(strided).numpy(), strided)
+  np.testing.assert_array_equal(tf.constant(np.float64(2.5)).numpy(), 2.5)
+
+
 def test_identity_equality_and_hashing():
   a, b = tf.constant([1, 2]), tf.constant([1, 2])
   assert a == a and a != b and not a == b  # pylint: disable=comparison-with-itself

@@ -160,19 +160,15 @@ def _host_device():
 
 
 def element_to_tensors(element, device=None):
-  """A NumPy nest as Tensors: numeric leaves moved to `device` (default: the current one)
-  in one transfer, strings as object-array Tensors, datasets unchanged."""
-  leaves = flatten(element)
-  numeric = [i for i, leaf in enumerate(leaves)
-             if not _is_dataset(leaf) and np.asarray(leaf).dtype != object]
-  out = list(leaves)
-  if numeric:
-    moved = jax.device_put([leaves[i] for i in numeric], device or _host_device())
-    for i, value in zip(numeric, moved):
-      out[i] = Tensor(value)
-  for i, leaf in enumerate(leaves):
-    if out[i] is leaf and not _is_dataset(leaf):
-      out[i] = Tensor(np.asarray(leaf, dtype=object))
+  """A NumPy nest as Tensors: numeric leaves moved to `device` (default: the current one),
+  strings as object-array Tensors, datasets unchanged."""
+  device = device or _host_device()
+  out = []
+  for leaf in flatten(element):
+    if not _is_dataset(leaf):
+      leaf = np.asarray(leaf)
+      leaf = Tensor(leaf if leaf.dtype == object else device_lib.put(leaf, device))
+    out.append(leaf)
   return pack_as(element, out)
 
 

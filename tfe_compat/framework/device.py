@@ -3,6 +3,7 @@ import contextlib
 import warnings
 
 import jax
+import numpy as np
 
 from tfe_compat.framework import context
 from tfe_compat.framework.api import export
@@ -92,6 +93,41 @@ def tf_name(jax_device):
   kind = _TF_TYPE.get(jax_device.platform, jax_device.platform.upper())
   index = devices_of_type(kind).index(jax_device) if kind in _JAX_PLATFORM else jax_device.id
   return "/job:localhost/replica:0/task:0/device:%s:%d" % (kind, index)
+
+
+try:  # JAX's own host-to-device transfer, the one `jax.device_put` ends in
+  from jax._src import core as _core  # pylint: disable=g-import-not-at-top
+  from jax._src.interpreters import pxla as _pxla  # pylint: disable=g-import-not-at-top
+  _batched_device_put = _pxla.batched_device_put
+except (ImportError, AttributeError):
+  _batched_device_put = None
+_shardings = {}
+_avals = {}
+
+
+def put(array, device=None):
+  """A copy of a numeric NumPy array on `device` (committed there), or on JAX's default
+  device (uncommitted, as `jnp.asarray` leaves it). The transfer `jax.device_put` makes,
+  without its ~20 us of Python dispatch (~5 us in all for small arrays on a CPU)."""
+  committed = device is not None
+  if device is None:
+    device = jax.config.jax_default_device or jax.devices()[0]
+  array = np.array(array, order="C")  # ours alone: the transfer may alias it, or read it later
+  if _batched_device_put is not None:
+    sharding = _shardings.get(device)
+    if sharding is None:
+      sharding = _shardings[device] = jax.sharding.SingleDeviceSharding(device)
+    key = (array.shape, array.dtype)
+    aval = _avals.get(key)
+    if aval is None:
+      if len(_avals) > 4096:
+        _avals.clear()
+      aval = _avals[key] = _core.ShapedArray(*key)
+    try:
+      return _batched_device_put(aval, sharding, [array], [device], committed)
+    except (TypeError, ValueError):  # a dtype JAX lacks: the public call says so
+      pass
+  return jax.device_put(array, device) if committed else jax.numpy.asarray(array)
 
 
 _warned = set()

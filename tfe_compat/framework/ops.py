@@ -239,7 +239,7 @@ def _to_numpy(value, dtype):
 def _from_numpy(array):
   if array.dtype == object:
     return Tensor(array)
-  return Tensor(jnp.asarray(array))
+  return Tensor(device_lib.put(array))
 
 
 def _pack(values, dtype):
