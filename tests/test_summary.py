@@ -118,6 +118,34 @@ def test_every_n_with_step_counter_and_metric_numpy_seed_004(tmp_path):
   assert np.allclose([v for _, v in scalars(tmp_path, "loss")], [1.0, 1 / 11, 1 / 21])
 
 
+def test_every_n_follows_the_step_through_every_kind_of_write(tmp_path):
+  """The step's value is followed on the host through counted writes (assign_add of ints,
+  optimizer updates) and read again after any other write."""
+  step = tf.train.get_or_create_global_step()
+  v = tf.Variable(1.0)
+  sgd, adam = tf.train.GradientDescentOptimizer(0.1), tf.train.AdamOptimizer(0.1)
+  updates = [
+      lambda: step.assign_add(1),
+      lambda: step.assign_add(2),
+      lambda: step.assign_sub(1),
+      lambda: step.assign(tf.constant(7, tf.int64)),
+      lambda: sgd.apply_gradients([(tf.constant(1.0), v)], global_step=step),
+      lambda: adam.apply_gradients([(tf.constant(1.0), v)], global_step=step),
+      lambda: step.assign_add(tf.constant(3, tf.int64)),
+      lambda: step.assign_add(np.int64(1)),
+      lambda: tf.train.Checkpoint(step=step).restore(saved),
+  ]
+  saved = tf.train.Checkpoint(step=step).save(str(tmp_path / "ckpt"))  # at step 0
+  recorded, expected = [], []
+  with summary.create_file_writer(str(tmp_path)).as_default(), \
+      summary.record_summaries_every_n_global_steps(3):
+    for i in range(40):
+      updates[i * 5 % len(updates)]()
+      recorded.append(bool(summary.scalar("x", 1.0).numpy()))
+      expected.append(int(step.numpy()) % 3 == 0)
+  assert recorded == expected and 3 < sum(recorded) < 37
+
+
 def test_recording_switches_and_return_values(tmp_path):
   assert summary.scalar("x", 1.0) is None  # no default writer: TF returns the no_op (None)
   assert not summary.should_record_summaries().numpy()

@@ -65,6 +65,27 @@ def write_direct(var, value):
   var._value = value
 
 
+# ---- Step counters followed on the host ----
+def counter_value(var):
+  """The int value of a scalar integer variable (a step counter): read from the device once,
+  then followed through `counted` without reading (a read waits for the training step)."""
+  known = getattr(var, "_host_count", None)
+  array = var._value
+  if known is not None and known[0] is array:
+    return known[1]
+  value = np.asarray(array).item()  # int(array) costs 10x more
+  var._host_count = (array, value)
+  return value
+
+
+def counted(var, before, delta):
+  """Notes that `var` went from the array `before` to its current value by adding the host
+  int `delta`: its host value follows if it was known."""
+  known = getattr(var, "_host_count", None)
+  if known is not None and known[0] is before:
+    var._host_count = (var._value, known[1] + delta)
+
+
 def shape_text(shape):
   return "[%s]" % ",".join(str(d) for d in shape)
 

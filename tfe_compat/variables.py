@@ -73,6 +73,7 @@ class ResourceVariable:
   """A mutable Tensor-like value: `tf.Variable`, which is a ResourceVariable in eager mode."""
 
   __array_priority__ = 100  # NumPy binary operators defer to the Variable's
+  _host_count = None  # (array, int): a step counter's value known on the host (state_ops)
 
   def __init__(self, initial_value=None, trainable=None, collections=None, validate_shape=True,
                caching_device=None, name=None, variable_def=None, dtype=None,
@@ -220,6 +221,7 @@ class ResourceVariable:
     return self if read_value else None
 
   def _update(self, delta, sign, op_name, read_value):
+    step = delta if type(delta) is int else None  # a counter's step, followed on the host
     delta = ops.convert_to_tensor(delta, dtype=self._dtype)
     current = read(self)
     if current._value.shape != delta._value.shape:
@@ -228,6 +230,8 @@ class ResourceVariable:
           "equal. [Op:%s]" % (state_ops.shape_text(current._value.shape),
                               state_ops.shape_text(delta._value.shape), op_name))
     write(self, state_ops.add(current._value, delta._value, sign=sign))
+    if step is not None:
+      state_ops.counted(self, current._value, sign * step)
     return self if read_value else None
 
   def assign_add(self, delta, use_locking=None, name=None, read_value=True):

@@ -65,7 +65,8 @@ def record_if(condition):
 
 
 class _EveryNSteps:
-  """The condition `global_step % n == 0`; the step's host value is cached per step array."""
+  """The condition `global_step % n == 0`. A step Variable's value is followed on the host
+  (state_ops.counter_value); a Tensor's is read once per array."""
   __slots__ = ("global_step", "n", "_array", "_value")
 
   def __init__(self, global_step, n):
@@ -74,18 +75,18 @@ class _EveryNSteps:
 
   def step_value(self):
     step = self.global_step
-    array = getattr(step, "_value", step)  # a Variable's or a Tensor's array, or a number
-    scope = _ctx.variable_scope
-    if array is self._array and scope is None:
-      return self._value
-    if scope is not None and hasattr(step, "_as_tensor"):
-      array = state_ops.read(step)._value  # read as _choose_step reads it
-    try:
-      self._value = np.asarray(array).item()  # int(array) costs 10x more
-    except jax.errors.TracerArrayConversionError:
-      raise NotImplementedError("record_summaries_every_n_global_steps cannot decide on a "
-                                "traced global step; record outside tf.function.") from None
-    self._array = array
+    if _ctx.variable_scope is None and hasattr(step, "_host_count"):
+      return state_ops.counter_value(step)
+    if hasattr(step, "_as_tensor"):
+      step = state_ops.read(step)  # read as _choose_step reads it
+    array = getattr(step, "_value", step)  # a Tensor's array, or a number
+    if array is not self._array:
+      try:
+        self._value = np.asarray(array).item()
+      except jax.errors.TracerArrayConversionError:
+        raise NotImplementedError("record_summaries_every_n_global_steps cannot decide on a "
+                                  "traced global step; record outside tf.function.") from None
+      self._array = array
     return self._value
 
   def __call__(self):

@@ -191,8 +191,9 @@ class SlotState:
         write(s, value)
     for n, variable in zip(non_slot_names, non_slots):
       write(variable, new_state[n])
-    for c, value in zip(counters, new_counters):
+    for c, before, value in zip(counters, counter_values, new_counters):
       write(c, value)
+      state_ops.counted(c, before, 1)
     for v in var_list:
       if v.constraint is not None:
         v.assign(v.constraint(v))
@@ -200,7 +201,7 @@ class SlotState:
 
 def increment(counter):
   """`counter.assign_add(1)` for a step counter outside the jitted update."""
-  counter.assign_add(ops.convert_to_tensor(1, dtype=counter.dtype))
+  counter.assign_add(1)
 
 
 @jax.jit
