@@ -83,6 +83,11 @@ _TWO_CPUS = textwrap.dedent("""
     with tf.device("/cpu:1"):
       e = tf.constant([1.0, 2.0]) + tf.constant([3.0, 4.0])
     assert e.device.endswith("CPU:1"), e.device
+    mapped = tf.data.Dataset.range(3).map(lambda x: x * 2)  # computed on CPU:0, then moved
+    with tf.device("/cpu:1"):
+      placed = [(t.device[-5:], int(t)) for t in mapped]
+    assert placed == [("CPU:1", 0), ("CPU:1", 2), ("CPU:1", 4)], placed
+    assert all(t.device.endswith("CPU:0") for t in mapped)
     print("ok", e.numpy().tolist())
 """)
 

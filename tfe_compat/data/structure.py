@@ -1,8 +1,10 @@
 """Element structures of tf.data: nests of NumPy leaves, `tf.TensorSpec`, Tensor conversion.
 
 Inside a pipeline an element is a nest (tuple, namedtuple, dict; lists are leaves, as in
-tf.data) of NumPy arrays (object arrays of bytes for strings) or nested Datasets (`window`).
-Elements become Tensors only when they leave the pipeline or enter a user function.
+tf.data) of NumPy arrays (object arrays of bytes for strings), of the device arrays a user
+function returned (left where they are until something needs them on the host, such as
+`batch`), or nested Datasets (`window`). Elements become Tensors only when they leave the
+pipeline or enter a user function.
 """
 import jax
 import numpy as np
@@ -132,7 +134,8 @@ def _is_dataset(value):
 def spec_of(leaf):
   if _is_dataset(leaf):
     return DatasetSpec(leaf.element_spec)
-  return TensorSpec(np.shape(leaf), dtypes.from_numpy(np.asarray(leaf).dtype))
+  dtype = leaf.dtype if hasattr(leaf, "dtype") else np.asarray(leaf).dtype
+  return TensorSpec(np.shape(leaf), dtypes.from_numpy(dtype))
 
 
 class DatasetSpec:
@@ -165,11 +168,25 @@ def element_to_tensors(element, device=None):
   device = device or _host_device()
   out = []
   for leaf in flatten(element):
-    if not _is_dataset(leaf):
+    if isinstance(leaf, jax.Array):
+      leaf = Tensor(leaf if leaf.devices() == {device} else jax.device_put(leaf, device))
+    elif not _is_dataset(leaf):
       leaf = np.asarray(leaf)
       leaf = Tensor(leaf if leaf.dtype == object else device_lib.put(leaf, device))
     out.append(leaf)
   return pack_as(element, out)
+
+
+def element_to_host(element):
+  """The element with its device arrays read into NumPy arrays."""
+  return map_structure(lambda x: np.asarray(x) if isinstance(x, jax.Array) else x, element)
+
+
+def _result_leaf(value):
+  """A user function's output leaf: a Tensor's device array as it is, else NumPy."""
+  if isinstance(value, Tensor) and isinstance(value._value, jax.Array):
+    return value._value
+  return to_numpy(value)
 
 
 _ON_CPU = None
@@ -177,8 +194,8 @@ _ON_CPU = None
 
 def call_on_host(fn, element):
   """Calls a user function on an element as TF does (a plain tuple is unpacked into
-  arguments), with Tensors on the host CPU and no tape recording; returns a NumPy nest
-  (or the Dataset the function returned)."""
+  arguments), with Tensors on the host CPU and no tape recording; returns an element (device
+  arrays as computed, other leaves as NumPy) or the Dataset the function returned."""
   global _ON_CPU
   if _ON_CPU is None:
     _ON_CPU = jax.default_backend() == "cpu"
@@ -203,4 +220,4 @@ def _call(fn, element, device):
     return result
   if isinstance(result, list):
     result = tuple(result)
-  return map_structure(to_numpy, result)
+  return map_structure(_result_leaf, result)
