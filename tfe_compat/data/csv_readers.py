@@ -20,7 +20,7 @@ from tfe_compat.data import dataset_ops
 from tfe_compat.data import readers
 from tfe_compat.data import structure
 from tfe_compat.data import tfrecord
-from tfe_compat.data import transformations
+from tfe_compat.data import map_ops
 from tfe_compat.ops import csv_ops
 
 _OP = "CSVDataset"
@@ -211,7 +211,7 @@ class _CsvFiles(dataset_ops.Dataset):
   def _make_iter(self):
     if self._cycle == 1:
       return (e for name in self._names._make_iter() for e in self._make(name)._make_iter())
-    return transformations.Interleave(self._names, self._make, self._cycle, 1,
+    return map_ops.Interleave(self._names, self._make, self._cycle, 1,
                                       None)._make_iter()
 
 

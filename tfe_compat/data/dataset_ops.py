@@ -164,22 +164,22 @@ class Dataset:
     return _t.Unbatch(self)
 
   def map(self, map_func, num_parallel_calls=None, deterministic=None):
-    return _t.Map(self, map_func, num_parallel_calls)
+    return _m.Map(self, map_func, num_parallel_calls)
 
   def map_with_legacy_function(self, map_func, num_parallel_calls=None):
     return self.map(map_func, num_parallel_calls)
 
   def filter(self, predicate):
-    return _t.Filter(self, predicate)
+    return _m.Filter(self, predicate)
 
   filter_with_legacy_function = filter
 
   def flat_map(self, map_func):
-    return _t.FlatMap(self, map_func)
+    return _m.FlatMap(self, map_func)
 
   def interleave(self, map_func, cycle_length=AUTOTUNE, block_length=1,
                  num_parallel_calls=None, deterministic=None):
-    return _t.Interleave(self, map_func, cycle_length, block_length, num_parallel_calls)
+    return _m.Interleave(self, map_func, cycle_length, block_length, num_parallel_calls)
 
   def prefetch(self, buffer_size):
     return _t.Prefetch(self, _int(buffer_size))
@@ -458,4 +458,5 @@ def shuffle_seeds(seed):
   return seed, seed2
 
 
-from tfe_compat.data import transformations as _t  # noqa: E402  (they subclass Dataset)
+from tfe_compat.data import map_ops as _m  # noqa: E402  (they subclass Dataset)
+from tfe_compat.data import transformations as _t  # noqa: E402

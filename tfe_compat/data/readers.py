@@ -10,6 +10,7 @@ from tfe_compat.framework.api import export
 from tfe_compat.data import dataset_ops
 from tfe_compat.data import structure
 from tfe_compat.data import tfrecord
+from tfe_compat.data import map_ops
 from tfe_compat.data import transformations
 
 _STRING_SPEC = structure.TensorSpec([], dtypes.string)
@@ -134,7 +135,7 @@ class TFRecordDataset(dataset_ops.Dataset):
       return (e for name in self._filenames() for e in self._file(name)._make_iter())
     names = transformations.ListDataset(
         [_scalar(n.encode()) for n in self._filenames()], _STRING_SPEC)
-    files = transformations.Interleave(
+    files = map_ops.Interleave(
         names, lambda name: self._file(name.numpy()), self._parallel, 1, None)
     return files._make_iter()
 
