@@ -273,6 +273,86 @@ def test_map_is_not_recorded_on_tapes():
   assert tape.gradient(x, v) is None
 
 
+# ---- errors in elements ----
+E = "InvalidArgumentError"
+
+
+def outcomes(dataset):
+  """Each element's value, or the name of the error raised for it (iteration goes on)."""
+  it, out = iter(dataset), []
+  while True:
+    try:
+      out.append(next(it).numpy().tolist())
+    except StopIteration:
+      return out
+    except tf.errors.OpError as e:
+      out.append(type(e).__name__)
+
+
+def fails_at_3_and_7(x):
+  """to_number of "x" for elements 3 and 7 (mod 4 == 3): TF's InvalidArgumentError."""
+  text = tf.where(tf.equal(x % 4, 3), tf.constant("x"), tf.strings.as_string(x))
+  return tf.strings.to_number(text)
+
+
+def test_a_failed_element_raises_and_iteration_goes_on():
+  """Golden outcomes from TF 2.21 (the same pipelines; map and batch fused, as TF runs them)."""
+  failing = tf.data.Dataset.range(10).map(fails_at_3_and_7)
+  assert outcomes(failing) == [0., 1., 2., E, 4., 5., 6., E, 8., 9.]
+  assert outcomes(tf.data.Dataset.range(10).map(fails_at_3_and_7, num_parallel_calls=2)) == \
+      outcomes(failing)
+  assert outcomes(failing.map(lambda x: x * 2)) == [0., 2., 4., E, 8., 10., 12., E, 16., 18.]
+  assert outcomes(failing.batch(3)) == [[0., 1., 2.], E, E, [9.]]
+  assert outcomes(failing.padded_batch(3, [])) == [[0., 1., 2.], E, [4., 5., 6.], E, [8., 9.]]
+  assert outcomes(failing.batch(2).unbatch()) == [0., 1., E, 4., 5., E, 8., 9.]
+  assert outcomes(failing.take(5)) == [0., 1., 2., E, 4., 5.]
+  assert outcomes(failing.repeat(2).take(12)) == outcomes(failing) + [0., 1., 2., E, 4.]
+  for same in [failing.cache(), failing.prefetch(2),
+               tf.data.Dataset.zip((failing, tf.data.Dataset.range(10))).map(lambda a, b: a),
+               failing.enumerate().map(lambda i, v: v)]:
+    assert outcomes(same) == outcomes(failing)
+  assert outcomes(failing.window(3).flat_map(lambda w: w.batch(3))) == \
+      [[0., 1., 2.], E, E, [9.]]
+  filtered = tf.data.Dataset.range(10).filter(lambda x: fails_at_3_and_7(x) > 1)
+  assert outcomes(filtered) == [2, E, 4, 5, 6, E, 8, 9]
+  interleaved = tf.data.Dataset.range(4).interleave(
+      lambda x: tf.data.Dataset.range(3 * x, 3 * x + 3).map(fails_at_3_and_7), cycle_length=2)
+  assert outcomes(interleaved) == [0., E, 4., 1., 5., 2., 6., 9., E, 8., 10., E]
+  shuffled = outcomes(failing.shuffle(3, seed=1))
+  assert [i for i, v in enumerate(shuffled) if v == E] == [1, 5]  # raised when met, as in TF
+  assert sorted(v for v in shuffled if v != E) == [0., 1., 2., 4., 5., 6., 8., 9.]
+
+  def generate():
+    yield 1
+    yield 2
+    raise ValueError("boom")
+  assert outcomes(tf.data.Dataset.from_generator(generate, tf.int64)) == [1, 2, E]
+
+
+def test_ignore_errors():
+  """Golden outcomes from TF 2.21."""
+  failing = tf.data.Dataset.range(10).map(fails_at_3_and_7)
+  ignore = tf.data.experimental.ignore_errors
+  assert outcomes(failing.apply(ignore())) == [0., 1., 2., 4., 5., 6., 8., 9.]
+  assert outcomes(failing.apply(tf.contrib.data.ignore_errors())) == \
+      outcomes(failing.ignore_errors())
+  assert outcomes(failing.batch(3).apply(ignore())) == [[0., 1., 2.], [9.]]
+  assert outcomes(failing.apply(ignore()).batch(3)) == [[0., 1., 2.], [4., 5., 6.], [8., 9.]]
+
+  def generate():
+    yield 1
+    yield 2
+    raise ValueError("boom")
+  assert outcomes(tf.data.Dataset.from_generator(generate, tf.int64).apply(ignore())) == [1, 2]
+
+
+def test_ignore_errors_log_warning(caplog):
+  failing = tf.data.Dataset.range(5).map(fails_at_3_and_7)
+  with caplog.at_level("WARNING", logger="tensorflow"):
+    assert outcomes(failing.ignore_errors(log_warning=True)) == [0., 1., 2., 4.]
+  assert "could not correctly convert string: x" in caplog.text
+
+
 # ---- prefetch, cache ----
 def test_prefetch_and_errors_through_prefetch():
   assert values(tf.data.Dataset.range(20).prefetch(2)) == list(range(20))
@@ -283,7 +363,7 @@ def test_prefetch_and_errors_through_prefetch():
     yield 1
     raise ValueError("boom")
   ds = tf.data.Dataset.from_generator(boom, tf.int32).prefetch(1)
-  with pytest.raises(ValueError, match="boom"):
+  with pytest.raises(tf.errors.InvalidArgumentError, match="ValueError: boom"):
     values(ds)
 
 

@@ -298,3 +298,15 @@ def test_py_function_eager():
     tf.py_function(lambda x: 1 / 0, [1.0], tf.float32)
   with pytest.raises(tf.errors.UnknownError, match="IndexError"):
     tf.py_function(lambda x: [][1], [1.0], tf.float32)
+
+
+def test_where_selects_strings():
+  """tf.where / tf.where_v2 on string Tensors, as TF selects them."""
+  picked = tf.where(tf.constant([True, False]), tf.constant(["a", "b"]), tf.constant(["c", "d"]))
+  assert picked.dtype == tf.string and picked.numpy().tolist() == [b"a", b"d"]
+  rows = tf.where(tf.constant([True, False]), tf.constant([["a", "b"], ["e", "f"]]),
+                  tf.constant([["c", "d"], ["g", "h"]]))
+  assert rows.numpy().tolist() == [[b"a", b"b"], [b"g", b"h"]]
+  assert tf.where(tf.constant(False), tf.constant("a"), tf.constant("c")).numpy() == b"c"
+  broadcast = tf.where_v2(tf.constant([True, False]), tf.constant("a"), tf.constant(["c", "d"]))
+  assert broadcast.numpy().tolist() == [b"a", b"d"]

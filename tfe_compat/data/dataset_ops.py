@@ -1,12 +1,14 @@
 """`tf.data.Dataset` (the TF 1.15 API, eager): sources and the transformation methods.
 
 A dataset is a recipe: `_make_iter()` starts one pass and yields elements as NumPy nests
-(see structure.py). Datasets whose elements are rows of in-memory arrays (slices, and
+(see structure.py), or a `structure.Failure` in place of an element whose computation raised
+(iterators raise it there and go on, as TF's do). Datasets whose elements are rows of in-memory arrays (slices, and
 shuffle/repeat/take/skip over them) also offer `_index_plan()`: the arrays plus a stream of
 row indices, so `batch` gathers a whole batch with one fancy-index per component.
 """
 import glob
 import itertools
+import logging
 import os
 
 import numpy as np
@@ -43,7 +45,8 @@ class Dataset:
   def _compute_spec(self):
     """The element spec, from the first element (subclasses override when it is cheaper)."""
     for element in self._make_iter():
-      return structure.map_structure(structure.spec_of, element)
+      if type(element) is not structure.Failure:
+        return structure.map_structure(structure.spec_of, element)
     raise ValueError("Cannot compute the element_spec of an empty dataset in tfe_compat.")
 
   # ---- types ----
@@ -132,6 +135,11 @@ class Dataset:
   def enumerate(self, start=0):
     return Dataset.zip((Dataset.range(start, np.iinfo(np.int64).max), self))
 
+  def ignore_errors(self, log_warning=False):
+    """Drops the elements whose computation raised an error (TF 2's method, and
+    `tf.data.experimental.ignore_errors()`)."""
+    return _IgnoreErrors(self, log_warning)
+
   def repeat(self, count=None):
     return _Repeat(self, count)
 
@@ -202,7 +210,7 @@ class Dataset:
     """Folds `reduce_func(state, element)` over the dataset; returns Tensors."""
     state = structure.element_to_numpy(initial_state)
     for element in self._make_iter():
-      state = structure.call_on_host(reduce_func, (state, element))
+      state = structure.call_on_host(reduce_func, (state, structure.checked(element)))
     return structure.element_to_tensors(state)
 
   def with_options(self, options):
@@ -285,7 +293,8 @@ class _Zip(Dataset):
   def _make_iter(self):
     iters = [d._make_iter() for d in structure.flatten(self._datasets)]
     for elements in zip(*iters):
-      yield structure.pack_as(self._datasets, elements)
+      failures = [e for e in elements if type(e) is structure.Failure]
+      yield failures[0] if failures else structure.pack_as(self._datasets, elements)
 
 
 class _Generator(Dataset):
@@ -309,9 +318,18 @@ class _Generator(Dataset):
                                    self._types)
 
   def _make_iter(self):
+    """The generator's elements; an element that does not convert fails alone, an error of
+    the generator itself ends the iteration (after failing there), as in TF."""
     args = [a.item() if a.dtype == object and a.ndim == 0 else a[()] for a in self._args]
-    for value in self._generator(*args):
-      yield self._convert(value)
+    try:
+      for value in self._generator(*args):
+        try:
+          converted = self._convert(value)
+        except errors.InvalidArgumentError as exc:
+          converted = structure.Failure(exc)
+        yield converted
+    except Exception as exc:  # pylint: disable=broad-except
+      yield structure.Failure(_generator_error(exc))
 
   def _convert(self, value):
     if isinstance(value, list) and structure.is_structure(self._types):
@@ -329,6 +347,15 @@ class _Generator(Dataset):
             "TypeError: `generator` yielded an element of shape %s where an element of shape "
             "%s was expected." % (tuple(leaf.shape), _shape_text(shape)))
     return converted
+
+
+def _generator_error(exc):
+  """The error TF's iterator raises for an exception of the generator (a py_func's error)."""
+  kind = errors.InvalidArgumentError if isinstance(exc, (ValueError, TypeError)) \
+      else errors.UnknownError
+  error = kind(None, None, "%s: %s" % (type(exc).__name__, exc))
+  error.__cause__ = exc
+  return error
 
 
 def _shape_text(shape):
@@ -356,6 +383,23 @@ class _Concatenate(Dataset):
 
   def _make_iter(self):
     return itertools.chain(self._first._make_iter(), self._second._make_iter())
+
+
+class _IgnoreErrors(Dataset):
+  """The elements that did not fail (a failure is an error raised for one element)."""
+
+  def __init__(self, dataset, log_warning):
+    self._input, self._log = dataset, log_warning
+
+  def _compute_spec(self):
+    return self._input.element_spec
+
+  def _make_iter(self):
+    for element in self._input._make_iter():
+      if type(element) is not structure.Failure:
+        yield element
+      elif self._log:
+        logging.getLogger("tensorflow").warning("Ignoring error: %s", element.error)
 
 
 class _Repeat(Dataset):
@@ -420,7 +464,15 @@ class _Take(_Slice):
 
   @staticmethod
   def _rows(rows, count):
-    return rows if count < 0 else itertools.islice(rows, count)
+    if count < 0:
+      yield from rows
+      return
+    for row in rows if count else ():
+      yield row
+      if type(row) is not structure.Failure:  # failed elements are not counted, as in TF
+        count -= 1
+        if not count:
+          return
 
   @staticmethod
   def _chunks(chunks, count):
@@ -438,7 +490,13 @@ class _Skip(_Slice):
 
   @staticmethod
   def _rows(rows, count):
-    return iter(()) if count < 0 else itertools.islice(rows, count, None)
+    if count < 0:
+      return
+    for row in rows:
+      if count and type(row) is not structure.Failure:
+        count -= 1
+      else:
+        yield row  # failures met while skipping are raised too, as in TF
 
   @staticmethod
   def _chunks(chunks, count):

@@ -32,8 +32,8 @@ def enumerate_dataset(start=0):
 
 
 @export("data.experimental.ignore_errors", "contrib.data.ignore_errors")
-def ignore_errors():
-  raise NotImplementedError("tf.data.experimental.ignore_errors is not supported by tfe_compat.")
+def ignore_errors(log_warning=False):
+  return lambda dataset: dataset.ignore_errors(log_warning)
 
 
 @export("data.experimental.prefetch_to_device", "contrib.data.prefetch_to_device")

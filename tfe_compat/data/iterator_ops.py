@@ -19,7 +19,7 @@ class Iterator:
     return self
 
   def __next__(self):
-    return structure.element_to_tensors(next(self._elements))
+    return structure.element_to_tensors(structure.checked(next(self._elements)))
 
   next = __next__
 

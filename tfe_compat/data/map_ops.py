@@ -18,6 +18,7 @@ from tfe_compat.data import dataset_ops
 from tfe_compat.data import structure
 
 Dataset = dataset_ops.Dataset
+Failure = structure.Failure
 
 
 def _workers(num_parallel_calls):
@@ -114,8 +115,15 @@ class Map(Dataset):
 
   def _make_iter(self):
     if self._workers == 1:
-      return (structure.call_on_host(self._fn, e) for e in self._input._make_iter())
+      return (_mapped(self._fn, e) for e in self._input._make_iter())
     return ordered_parallel(self._input._make_iter(), self._fn, self._workers)
+
+
+def _mapped(fn, element):
+  """`fn` on the element, or the Failure of its error; failed elements stay failed."""
+  if type(element) is Failure:
+    return element
+  return structure.call_or_failure(fn, element)
 
 
 def ordered_parallel(elements, fn, workers):
@@ -130,39 +138,28 @@ def ordered_parallel(elements, fn, workers):
   eager_durations = []  # of the first eager calls run here
   try:
     for element in elements:
-      compiled = fn.compiles(element)
+      compiled = type(element) is Failure or fn.compiles(element)
       if not compiled and len(eager_durations) == 3 and min(eager_durations) > 1e-3:
-        pending.append(pool.submit(structure.call_on_host, fn, element))
-      else:
-        start = time.perf_counter()
-        if pending:  # behind the pool's calls, to keep the order
-          pending.append(_call_here(fn, element))
-        else:
-          result = structure.call_on_host(fn, element)
-        if not compiled and len(eager_durations) < 3:
-          eager_durations.append(time.perf_counter() - start)
-        if not pending:
-          yield result
-          continue
-      if len(pending) >= 2 * workers:
-        yield pending.popleft().result()
+        pending.append(pool.submit(_mapped, fn, element))
+        if len(pending) >= 2 * workers:
+          yield pending.popleft().result()
+        continue
+      start = time.perf_counter()
+      result = _mapped(fn, element)
+      if not compiled and len(eager_durations) < 3:
+        eager_durations.append(time.perf_counter() - start)
+      if not pending:
+        yield result
+        continue
+      done = concurrent.futures.Future()  # behind the pool's calls, to keep the order
+      done.set_result(result)
+      pending.append(done)
     while pending:
       yield pending.popleft().result()
   finally:
     for future in pending:
       future.cancel()
     pool.shutdown(wait=False)
-
-
-def _call_here(fn, element):
-  """The finished future of `fn` on `element` called in this thread (an error is raised
-  in order, by `result()`)."""
-  future = concurrent.futures.Future()
-  try:
-    future.set_result(structure.call_on_host(fn, element))
-  except Exception as exc:  # pylint: disable=broad-except
-    future.set_exception(exc)
-  return future
 
 
 class Filter(Dataset):
@@ -174,7 +171,10 @@ class Filter(Dataset):
 
   def _make_iter(self):
     for element in self._input._make_iter():
-      keep = structure.element_to_host(structure.call_on_host(self._fn, element))
+      keep = structure.element_to_host(_mapped(self._fn, element))
+      if type(keep) is Failure:
+        yield keep
+        continue
       if not isinstance(keep, np.ndarray) or keep.dtype != np.bool_ or keep.ndim:
         raise ValueError("Invalid `predicate`. `predicate` must return a `tf.bool` scalar "
                          "tensor, but its return type was %s." % (structure.spec_of(keep),))
@@ -183,8 +183,9 @@ class Filter(Dataset):
 
 
 def _dataset_of(fn, element, what="map_func"):
-  dataset = structure.call_on_host(fn, element)
-  if not isinstance(dataset, Dataset):
+  """The Dataset `fn` makes of the element, or a Failure."""
+  dataset = _mapped(fn, element)
+  if not isinstance(dataset, (Dataset, Failure)):
     raise TypeError("The `%s` argument must return a `Dataset` object. Got %s."
                     % (what, type(dataset)))
   return dataset
@@ -192,7 +193,9 @@ def _dataset_of(fn, element, what="map_func"):
 
 def _inner_spec(dataset, fn):
   for element in dataset._make_iter():
-    return _dataset_of(fn, element).element_spec
+    inner = _dataset_of(fn, element)
+    if type(inner) is not Failure:
+      return inner.element_spec
   raise ValueError("Cannot compute the element_spec of an empty dataset in tfe_compat.")
 
 
@@ -205,7 +208,11 @@ class FlatMap(Dataset):
 
   def _make_iter(self):
     for element in self._input._make_iter():
-      yield from _dataset_of(self._fn, element)._make_iter()
+      inner = _dataset_of(self._fn, element)
+      if type(inner) is Failure:
+        yield inner
+      else:
+        yield from inner._make_iter()
 
 
 class Interleave(Dataset):
@@ -232,6 +239,8 @@ class Interleave(Dataset):
         element = next(slots[index], _END)
         if element is not _END:
           yield element
+          if type(element) is Failure:  # not counted in the block, as in TF
+            continue
           in_block += 1
           if in_block == self._block:
             index, in_block = (index + 1) % self._cycle, 0
@@ -244,8 +253,12 @@ class Interleave(Dataset):
         if element is _END:
           end_of_input = True
         else:
-          slots[index] = _dataset_of(self._fn, element)._make_iter()
-          num_open += 1
+          inner = _dataset_of(self._fn, element)
+          if type(inner) is Failure:
+            yield inner
+          else:
+            slots[index] = inner._make_iter()
+            num_open += 1
       else:
         index, in_block = (index + 1) % self._cycle, 0
 

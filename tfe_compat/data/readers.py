@@ -22,7 +22,8 @@ def _filenames(filenames):
     spec = filenames.element_spec
     if not isinstance(spec, structure.TensorSpec) or spec.dtype is not dtypes.string:
       raise TypeError("`filenames` must be a `tf.data.Dataset` of `tf.string` elements.")
-    return lambda: (os.fsdecode(np.asarray(e).item()) for e in filenames._make_iter())
+    return lambda: (os.fsdecode(np.asarray(structure.checked(e)).item())
+                    for e in filenames._make_iter())
   names = structure.to_numpy(filenames)
   if names.dtype != object:
     raise TypeError("`filenames` must be a `tf.Tensor` of `tf.string`.")

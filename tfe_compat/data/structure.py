@@ -189,6 +189,31 @@ def _result_leaf(value):
   return to_numpy(value)
 
 
+class Failure:
+  """Stands in a pipeline for an element whose computation raised `error`: iterators raise
+  it at that position and go on after it, as TF's do; `ignore_errors()` drops it."""
+
+  __slots__ = ("error",)
+
+  def __init__(self, error):
+    self.error = error
+
+
+def checked(element):
+  """The element; a Failure's error is raised."""
+  if type(element) is Failure:
+    raise element.error
+  return element
+
+
+def call_or_failure(fn, element):
+  """`call_on_host(fn, element)`, or the Failure of the error it raised."""
+  try:
+    return call_on_host(fn, element)
+  except Exception as exc:  # pylint: disable=broad-except
+    return Failure(exc)
+
+
 _ON_CPU = None
 
 

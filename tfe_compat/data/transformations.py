@@ -14,9 +14,11 @@ from tfe_compat.framework import dtypes
 from tfe_compat.framework import errors
 from tfe_compat.framework import tensor_shape
 from tfe_compat.data import dataset_ops
+from tfe_compat.data import map_ops
 from tfe_compat.data import structure
 
 Dataset = dataset_ops.Dataset
+Failure = structure.Failure
 _CHUNK = 4096
 
 
@@ -30,12 +32,14 @@ def buffer_shuffle(items, buffer_size, rng):
   """TF's shuffle: fill a buffer of `buffer_size` elements, emit a random one, refill."""
   buf, draws = [], _draws(rng)
   for item in items:
-    if len(buf) < buffer_size:
-      buf.append(item)
+    if type(item) is Failure:  # not buffered: raised when met, as in TF
+      yield item
       continue
-    j = int(next(draws) * len(buf))
-    out, buf[j] = buf[j], item
-    yield out
+    buf.append(item)
+    if len(buf) == buffer_size:
+      j = int(next(draws) * buffer_size)
+      buf[j], buf[-1] = buf[-1], buf[j]
+      yield buf.pop()
   while buf:
     j = int(next(draws) * len(buf))
     buf[j], buf[-1] = buf[-1], buf[j]
@@ -157,12 +161,35 @@ class Batch(Dataset):
       yield structure.pack_as(struct, [leaf[index] for leaf in leaves])
 
   def _generic(self):
-    it = self._input._make_iter()
-    while True:
-      elements = list(itertools.islice(it, self._batch_size))
-      if not elements or (self._drop and len(elements) < self._batch_size):
-        return
-      yield stack(elements, elements[0])
+    fused = isinstance(self._input, map_ops.Map)  # TF fuses map and batch
+    for elements in _batches(self._input._make_iter(), self._batch_size, fused):
+      if type(elements) is Failure:
+        yield elements
+      elif elements and not (self._drop and len(elements) < self._batch_size):
+        yield stack(elements, elements[0])
+
+
+def _batches(it, size, whole=False):
+  """Lists of up to `size` elements, or a Failure in place of a batch with a failed
+  element: met while filling (TF's batch), or after filling it (`whole`: map and batch
+  fused, as TF runs them)."""
+  while True:
+    elements, failure = [], None
+    for element in it:
+      if type(element) is Failure:
+        failure = failure or element
+        if not whole:
+          break
+      else:
+        elements.append(element)
+      if len(elements) + (failure is not None) == size:
+        break
+    if failure is not None:
+      yield failure
+    elif not elements:
+      return
+    else:
+      yield elements
 
 
 class PaddedBatch(Dataset):
@@ -181,12 +208,11 @@ class PaddedBatch(Dataset):
     return _batch_spec(spec, self._batch_size, self._drop, shapes)
 
   def _make_iter(self):
-    it = self._input._make_iter()
-    while True:
-      elements = list(itertools.islice(it, self._batch_size))
-      if not elements or (self._drop and len(elements) < self._batch_size):
-        return
-      yield self._pad(elements)
+    for elements in _batches(self._input._make_iter(), self._batch_size):
+      if type(elements) is Failure:
+        yield elements
+      elif not (self._drop and len(elements) < self._batch_size):
+        yield self._pad(elements)
 
   def _pad(self, elements):
     struct = elements[0]
@@ -227,6 +253,9 @@ class Unbatch(Dataset):
 
   def _make_iter(self):
     for element in self._input._make_iter():
+      if type(element) is Failure:
+        yield element
+        continue
       leaves = [np.asarray(leaf) for leaf in structure.flatten(element)]
       if any(leaf.ndim == 0 for leaf in leaves):
         raise ValueError("Unbatching a tensor is only supported for rank >= 1")
@@ -324,7 +353,8 @@ class Cache(Dataset):
     try:
       with open(temp, "wb") as f:
         for element in self._input._make_iter():
-          pickle.dump(structure.element_to_host(element), f, protocol=pickle.HIGHEST_PROTOCOL)
+          if type(element) is not Failure:  # a failed element is not kept
+            pickle.dump(structure.element_to_host(element), f, protocol=pickle.HIGHEST_PROTOCOL)
           yield element
       os.replace(temp, path)
     finally:
@@ -381,9 +411,13 @@ class Window(Dataset):
       window = list(buf)[::self._stride][:self._size]
       if len(window) < self._size and self._drop:
         return
-      columns = zip(*[structure.flatten(e) for e in window])
-      yield structure.pack_as(window[0], [ListDataset(list(c), spec)
-                                          for c, spec in zip(columns, specs)])
+      failures = [e for e in window if type(e) is Failure]
+      if failures:
+        yield failures[0]  # a window with a failed element fails, as in TF
+      else:
+        columns = zip(*[structure.flatten(e) for e in window])
+        yield structure.pack_as(window[0], [ListDataset(list(c), spec)
+                                            for c, spec in zip(columns, specs)])
       popped = min(self._shift, len(buf))
       for _ in range(popped):
         buf.popleft()

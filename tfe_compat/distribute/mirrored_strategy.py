@@ -102,7 +102,7 @@ class _DistributedIterator:
       parts = []  # one dataset element per replica, joined into the global batch
       for _ in range(self._strategy.num_replicas_in_sync):
         try:
-          parts.append(next(self._elements))
+          parts.append(structure.checked(next(self._elements)))
         except StopIteration:
           break
       if not parts:
@@ -111,7 +111,7 @@ class _DistributedIterator:
       element = structure.pack_as(parts[0], [np.concatenate([np.asarray(f[i]) for f in flat])
                                              for i in range(len(flat[0]))])
     else:
-      element = next(self._elements)
+      element = structure.checked(next(self._elements))
     placed = self._strategy._place_batch(element, check=not self._checked)
     self._checked = True
     return placed

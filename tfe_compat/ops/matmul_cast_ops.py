@@ -181,7 +181,16 @@ def where(condition, x=None, y=None, name=None):
     other, index = (x, 1) if cs != xs else (y, 2)
     raise errors.invalid_argument("%sInput 0: %s != input %d: %s [Op:Select]" % (
         prefix, _shape_list(condition), index, _shape_list(other)))
+  if x.dtype is dtypes.string:
+    extra = x._value.ndim - condition._value.ndim
+    rows = np.asarray(condition._value)
+    return _select_strings(rows.reshape(rows.shape + (1,) * extra) if rows.ndim else rows, x, y)
   return _select(condition, x, y)
+
+
+def _select_strings(condition, x, y):
+  """Select of string Tensors (NumPy object arrays, on the host)."""
+  return Tensor(np.where(np.asarray(condition), x._value, y._value))
 
 
 @export("where_v2")
@@ -193,6 +202,8 @@ def where_v2(condition, x=None, y=None, name=None):
     raise ValueError("x and y must both be non-None or both be None.")
   (condition,) = convert_matching(condition, dtype=dtypes.bool, op_name="SelectV2")
   x, y = convert_matching(x, y, op_name="SelectV2")
+  if x.dtype is dtypes.string:
+    return _select_strings(condition._value, x, y)
   return _select_v2(condition, x, y)
 
 
