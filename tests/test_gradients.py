@@ -354,13 +354,10 @@ def _gradients_of(case):
   return _computed[case[0]]
 
 
-def _assert_same(got, want, case_id, none_as_zeros=False):
+def _assert_same(got, want, case_id):
   assert len(got) == len(want), case_id
   for i, (g, w) in enumerate(zip(got, want)):
     where = "%s input %d" % (case_id, i)
-    if w is None and none_as_zeros and g is not None:
-      assert not np.any(g[2]), where
-      continue
     if w is None or g is None:
       assert g is None and w is None, "%s: got %s, TF gives %s" % (where, g, w)
       continue
@@ -370,25 +367,8 @@ def _assert_same(got, want, case_id, none_as_zeros=False):
                                rtol=2e-5, atol=2e-6, err_msg=where)
 
 
-# TF gives None through one input of these ops (no gradient for it); the tape finds
-# connectivity per op and by dead-code elimination, so it gives zeros for that input.
-ZEROS_NOT_NONE = {"zeta", "polygamma", "one_hot_values", "pad_constant_value", "frame_pad_end"}
-
-
-def _cases(ids):
-  chosen = [c for c in CASES if c[0] in ids]
-  return pytest.mark.parametrize("case", chosen, ids=[c[0] for c in chosen])
-
-
 @pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
 def test_gradient_matches_tf(case):
-  _assert_same(_gradients_of(case), GOLDEN[case[0]], case[0], case[0] in ZEROS_NOT_NONE)
-
-
-@pytest.mark.xfail(strict=True, reason="tape: zeros, not None, for an input TF does not "
-                   "differentiate")
-@_cases(ZEROS_NOT_NONE)
-def test_nondifferentiable_ops_give_none(case):
   _assert_same(_gradients_of(case), GOLDEN[case[0]], case[0])
 
 

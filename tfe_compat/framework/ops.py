@@ -51,7 +51,8 @@ def op(impl=None, *, name=None, jit=True, describe_error=None, differentiable=Tr
   shape depends on values (they run on concrete arrays only); `describe_error(*inputs)`
   words the InvalidArgumentError raised when the computation rejects its inputs;
   `differentiable=False` marks ops TF gives no gradient (round, floor, ...): tapes do not
-  record them, so gradients through them are None, as in TF.
+  record them, so gradients through them are None, as in TF; a tuple names the inputs that
+  have gradients (tapes see the others as constants: None, as TF gives them).
   """
   if impl is None:
     return functools.partial(op, name=name, jit=jit, describe_error=describe_error,
@@ -92,6 +93,8 @@ def op(impl=None, *, name=None, jit=True, describe_error=None, differentiable=Tr
       out = recover(inputs, kwargs, e)
     result = [Tensor(o) for o in out] if type(out) in (tuple, list) else Tensor(out)
     if _ctx.tapes and differentiable:
+      if differentiable is not True:
+        inputs = [t if i in differentiable else Tensor(t._value) for i, t in enumerate(inputs)]
       record(apply, kwargs, inputs, result)
     return result
 

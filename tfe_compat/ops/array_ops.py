@@ -396,7 +396,7 @@ def tile(input, multiples, name=None):  # pylint: disable=redefined-builtin
   return _tile(input, multiples=multiples)
 
 
-@op(name="PadV2")
+@op(name="PadV2", differentiable=(0,))
 def _pad_constant(x, value, *, paddings):
   value = jax.lax.stop_gradient(value)  # TF's PadV2 has no gradient for constant_values
   return jax.lax.pad(x, value, [(lo, hi, 0) for lo, hi in paddings])

@@ -112,7 +112,7 @@ def sequence_mask(lengths, maxlen=None, dtype=dtypes.bool, name=None):
   return _sequence_mask(lengths, maxlen=maxlen, dtype=np_name(dtype))
 
 
-@op(name="OneHot")
+@op(name="OneHot", differentiable=False)
 def _one_hot(indices, on_value, off_value, *, depth, axis):
   hot = indices[..., None] == jnp.arange(depth, dtype=indices.dtype)
   if axis != -1:

@@ -292,8 +292,8 @@ multiply_no_nan = _binary("MulNoNan", grad_rules.multiply_no_nan, INEXACT,
 _nextafter = _binary("NextAfter", grad_rules.nextafter, FLOAT)
 _igamma = _binary("Igamma", lax.igamma, FLOAT)
 _igammac = _binary("Igammac", lax.igammac, FLOAT)
-_zeta = _binary("Zeta", grad_rules.zeta, FLOAT)
-_polygamma = _binary("Polygamma", grad_rules.polygamma, FLOAT)
+_zeta = _binary("Zeta", grad_rules.zeta, FLOAT, differentiable=(1,))  # TF: none for x
+_polygamma = _binary("Polygamma", grad_rules.polygamma, FLOAT, differentiable=(1,))  # nor a
 equal = _binary("Equal", jnp.equal, ANY, "math.equal", "equal", strings=_string_equal)
 not_equal = _binary("NotEqual", jnp.not_equal, ANY, "math.not_equal", "not_equal",
                     strings=_string_not_equal)

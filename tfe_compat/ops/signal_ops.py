@@ -52,7 +52,7 @@ def hamming_window(window_length, periodic=True, dtype=dtypes.float32, name=None
   return _window(window_length, periodic, dtype, 0.54, 0.46)
 
 
-@op(name="Frame")
+@op(name="Frame", differentiable=(0,))
 def _frame(signal, pad_value, *, frame_length, frame_step, pad_end, axis):
   length = signal.shape[axis]
   if pad_end:
