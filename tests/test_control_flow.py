@@ -231,6 +231,50 @@ def test_traced_loops_values_and_jax_grad():
   np.testing.assert_array_equal(out[3], [16., 15., 13.])
 
 
+def test_random_ops_in_compiled_loops_draw_anew_each_iteration_and_call():
+  """As in TF, random ops in a loop body give new values in every iteration and call; with
+  a global seed, the sequence repeats after the seed is set again."""
+  @tf.function
+  def unbounded():
+    return tf.while_loop(lambda i, v: i < 4, lambda i, v: (i + 1, v + tf.one_hot(
+        i, 4) * tf.random_uniform([])), [0, tf.zeros([4])])[1]
+
+  @tf.function
+  def bounded():
+    return tf.while_loop(lambda i, v: i < 4, lambda i, v: (i + 1, v + tf.one_hot(
+        i, 4) * tf.random_uniform([])), [0, tf.zeros([4])], maximum_iterations=6)[1]
+
+  @tf.function
+  def mapped(x):
+    return tf.map_fn(lambda r: r + tf.random_uniform([]), x)
+
+  @tf.function
+  def scanned(x):
+    return tf.scan(lambda a, r: r + tf.random_normal([]), x)
+
+  for fn in [unbounded, bounded, lambda: mapped(tf.zeros([4])),
+             lambda: scanned(tf.zeros([4]))]:
+    first, second = fn().numpy(), fn().numpy()
+    assert len(set(first.tolist())) == 4, first
+    assert not np.array_equal(first, second)
+  tf.set_random_seed(7)
+  seeded = [unbounded().numpy(), mapped(tf.zeros([4])).numpy()]
+  tf.set_random_seed(7)
+  again = [unbounded().numpy(), mapped(tf.zeros([4])).numpy()]
+  for a, b in zip(seeded, again):
+    np.testing.assert_array_equal(a, b)
+
+  w = tf.Variable(2.0)
+
+  @tf.function
+  def gradient(x):
+    with tf.GradientTape() as tape:
+      loss = tf.reduce_sum(tf.scan(lambda a, r: a * w + r + 0 * tf.random_normal([]), x,
+                                   initializer=tf.constant(1.0)))
+    return tape.gradient(loss, w)
+  assert float(gradient(tf.ones([3]))) == 23.0
+
+
 def test_tape_inside_jit_sees_captured_tensors_and_variables():
   w_var = tf.Variable(3.0)
 

@@ -53,7 +53,7 @@ class PureFunction:
     ctx = context.ctx
     outer_keys = ctx.traced_rng
     if rng is not None:
-      ctx.traced_rng = function._TracedKeys(rng)
+      ctx.traced_rng = context.TracedKeys(rng)
     try:
       with function._scope(tracing):
         outputs = self._fn(*args, **kwargs)

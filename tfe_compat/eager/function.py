@@ -101,18 +101,6 @@ class _Retry(Exception):
   """The traced call took a path the eager call did not (run eagerly instead)."""
 
 
-class _TracedKeys:
-  """Random ops inside a trace split keys off one traced key argument."""
-
-  def __init__(self, key):
-    self.key, self.used = key, False
-
-  def next(self):
-    self.used = True
-    self.key, sub = jax.random.split(self.key)
-    return sub
-
-
 @contextlib.contextmanager
 def _scope(scope):
   outer = _ctx.variable_scope
@@ -175,7 +163,7 @@ class ConcreteFunction:
     outer = _ctx.traced_rng, _ctx.tapes, _ctx.recording_paused
     # Outer tapes see this call as one _CompiledCall (see `run`), never its traced reads;
     # tapes inside the function record even while an outer tape replays this call.
-    keys = _TracedKeys(key)
+    keys = context.TracedKeys(key)
     _ctx.traced_rng, _ctx.tapes, _ctx.recording_paused = keys, [], 0
     try:
       with _scope(tracing), contextlib.redirect_stdout(io.StringIO()):

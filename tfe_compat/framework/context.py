@@ -7,6 +7,7 @@ import os
 import random
 import threading
 
+import jax
 import numpy as np
 
 from tfe_compat.framework.api import export
@@ -87,6 +88,18 @@ def get_seed(op_seed):
 
 
 rng_draws = 0  # random ops run so far (tf.function notes whether a function draws any)
+
+
+class TracedKeys:
+  """`ctx.traced_rng` inside a trace: random ops split keys off one traced key argument."""
+
+  def __init__(self, key):
+    self.key, self.used = key, False
+
+  def next(self):
+    self.used = True
+    self.key, sub = jax.random.split(self.key)
+    return sub
 
 
 def next_rng_key(op_seed=None):

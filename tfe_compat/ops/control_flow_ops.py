@@ -19,6 +19,7 @@ import threading
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 from jax import lax
 
 from tfe_compat import state_ops
@@ -181,32 +182,43 @@ class TracedFunction:
   """`fn` (a list of Tensors -> a list of Tensors) as a pure function of arrays.
 
   `captured` lists the outside Tensors fn's ops consume and the variables' values it reads:
-  pass their values as `caps` to `call(args, caps)`. `out_avals` are the output shapes.
-  Variable writes inside raise NotImplementedError naming `what`.
+  pass their values as `caps` to `call(args, caps, key)`. `out_avals` are the output shapes.
+  `random` tells whether fn's random ops draw from `key` (a raw PRNG key; a loop passes a
+  fresh one per iteration). Variable writes inside raise NotImplementedError naming `what`.
   """
+
+  _NO_KEY = np.zeros(2, np.uint32)
 
   def __init__(self, fn, in_avals, what):
     self._fn, self._in_avals, self._what = fn, list(in_avals), what
+    self.random = False
     first_id = Tensor(None)._id
     capture = _Capture(first_id)
     scope = _BodyScope(_ctx.variable_scope, list(_ctx.tapes), what)
     with _tracing([capture], scope):
-      self.out_avals = jax.eval_shape(self._run, self._in_avals)
+      self.out_avals = jax.eval_shape(self._run, self._in_avals, _aval(self._NO_KEY))
     self._tensors = list(capture.tensors.values())
     self._reads = list(scope.reads.values())
     self.captured = self._tensors + [t for _, t in self._reads]
     self._scope = scope
     self._jaxprs = {}
 
-  def _run(self, args):
-    return [ops.convert_to_tensor(t)._value for t in self._fn([Tensor(a) for a in args])]
+  def _run(self, args, key):
+    outer, keys = _ctx.traced_rng, context.TracedKeys(key)
+    _ctx.traced_rng = keys
+    try:
+      out = [ops.convert_to_tensor(t)._value for t in self._fn([Tensor(a) for a in args])]
+    finally:
+      _ctx.traced_rng = outer
+    self.random = self.random or keys.used
+    return out
 
-  def _pure(self, args, caps):
+  def _pure(self, args, caps, key):
     n = len(self._tensors)
     self._scope.values = {var._id: v for (var, _), v in zip(self._reads, caps[n:])}
     try:
       with _swapped(self._tensors, caps[:n]), _tracing([], self._scope):
-        return self._run(args)
+        return self._run(args, key)
     finally:
       self._scope.values = None
 
@@ -217,14 +229,15 @@ class TracedFunction:
       _state.silent += quiet
       try:
         hit = self._jaxprs[quiet] = jax.make_jaxpr(self._pure)(
-            self._in_avals, [_aval(t._value) for t in self.captured])
+            self._in_avals, [_aval(t._value) for t in self.captured], _aval(self._NO_KEY))
       finally:
         _state.silent -= quiet
     return hit
 
-  def call(self, args, caps):
+  def call(self, args, caps, key=None):
     closed = self._jaxpr()
-    return jax.core.eval_jaxpr(closed.jaxpr, closed.consts, *args, *caps)
+    return jax.core.eval_jaxpr(closed.jaxpr, closed.consts, *args, *caps,
+                               self._NO_KEY if key is None else key)
 
 
 def flatten(structure):

@@ -4,13 +4,15 @@ Eagerly they loop in Python (TF's eager semantics; ops inside record on tapes). 
 value is traced (inside `tf.function`) each becomes one op running a `lax` loop over the
 user function traced once into a jaxpr (`control_flow_ops.TracedFunction`): `lax.scan` for
 map_fn/scan/foldl/foldr and for `while_loop` with `maximum_iterations` (differentiable);
-`lax.while_loop` otherwise (forward only: its gradient raises NotImplementedError).
+`lax.while_loop` otherwise (forward only: its gradient raises NotImplementedError). Random
+ops in the functions draw from a PRNG key the loop carries, new in every iteration.
 """
 import jax
 import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
+from tfe_compat.framework import context
 from tfe_compat.framework import dtypes
 from tfe_compat.framework import errors
 from tfe_compat.framework import ops
@@ -38,25 +40,38 @@ def _normalize(outputs, like):
 
 
 # ---- tf.while_loop ----
+def _fold(key, data):
+  """A key derived from `key` (None: the functions draw nothing)."""
+  return None if key is None else jax.random.fold_in(key, data)
+
+
+def _split_key(spec, arrays):
+  """(the loop's PRNG key or None, the other arrays): a key comes last when fns draw."""
+  return (arrays[-1], arrays[:-1]) if spec.random else (None, arrays)
+
+
 def _run_while(spec, *arrays):
+  key, arrays = _split_key(spec, arrays)
   n, nc = spec.n_vars, spec.n_cond_caps
   carry, caps_c, caps_b = tuple(arrays[:n]), arrays[n:n + nc], arrays[n + nc:]
 
-  def cond_fn(c):
-    return spec.cond.call(c, caps_c)[0]
+  def cond_fn(state):  # (loop variables, key): each iteration draws from its own keys
+    return spec.cond.call(state[0], caps_c, _fold(state[1], 1))[0]
 
-  def body_fn(c):
-    return _normalize(spec.body.call(c, caps_b), c)
+  def body_fn(state):
+    c, k = state
+    return _normalize(spec.body.call(c, caps_b, _fold(k, 2)), c), _fold(k, 0)
 
   if spec.length is None:
-    return lax.while_loop(cond_fn, body_fn, carry)
+    return lax.while_loop(cond_fn, body_fn, (carry, key))[0]
 
   def step(state, _):
     done, c = state
     go = jnp.logical_and(jnp.logical_not(done), cond_fn(c))
     return (jnp.logical_not(go), lax.cond(go, body_fn, lambda x: x, c)), None
 
-  (_, carry), _ = lax.scan(step, (jnp.zeros((), bool), carry), None, length=spec.length)
+  (_, (carry, _)), _ = lax.scan(step, (jnp.zeros((), bool), (carry, key)), None,
+                                length=spec.length)
   return carry
 
 
@@ -81,6 +96,11 @@ def _while_impl(*arrays, spec):
 
 _while_op = ops.op(_while_impl, name="While", jit=False)
 _while_op_no_grad = ops.op(_while_impl, name="While", jit=False, differentiable=False)
+
+
+def _loop_key(spec):
+  """The loop op's key input: a fresh PRNG key when its functions draw, else none."""
+  return [ops.convert_to_tensor(context.next_rng_key())] if spec.random else []
 
 
 def _same_top_level(out, like):
@@ -128,9 +148,10 @@ def _traced_while(cond, body, state, call, pack, length, back_prop):
                      % len(traced_cond.out_avals[0].shape))
   traced_body = TracedFunction(body_fn, avals, what)
   spec = _Spec(cond=traced_cond, body=traced_body, n_vars=len(init), length=length,
-               n_cond_caps=len(traced_cond.captured), back_prop=back_prop)
+               n_cond_caps=len(traced_cond.captured), back_prop=back_prop,
+               random=traced_cond.random or traced_body.random)
   op_fn = _while_op if back_prop else _while_op_no_grad
-  out = op_fn(*init, *traced_cond.captured, *traced_body.captured, spec=spec)
+  out = op_fn(*init, *traced_cond.captured, *traced_body.captured, *_loop_key(spec), spec=spec)
   return jax.tree_util.tree_unflatten(treedef, out if isinstance(out, list) else [out]), \
       bool(packed)
 
@@ -265,20 +286,22 @@ def _stacked(columns, dtype_flat, shapes):
 
 
 def _scan_impl(*arrays, spec):
+  key, arrays = _split_key(spec, arrays)
   na, ne = spec.n_acc, spec.n_elems
   init, xs, caps = tuple(arrays[:na]), tuple(arrays[na:na + ne]), arrays[na + ne:]
   if spec.first_as_init:
     init = tuple(x[-1] if spec.reverse else x[0] for x in xs)
     xs = tuple(x[:-1] if spec.reverse else x[1:] for x in xs)
 
-  def step(carry, x):
-    out = spec.fn.call(list(carry) + list(x), caps)
+  def step(state, x):  # (accumulators, key): each step draws from its own key
+    carry, k = state
+    out = spec.fn.call(list(carry) + list(x), caps, _fold(k, 1))
     if spec.mode == "map":
-      return carry, tuple(out)
+      return (carry, _fold(k, 0)), tuple(out)
     new = _normalize(out, carry)
-    return new, (new if spec.mode == "scan" else ())
+    return (new, _fold(k, 0)), (new if spec.mode == "scan" else ())
 
-  carry, ys = lax.scan(step, init, xs, reverse=spec.reverse)
+  (carry, _), ys = lax.scan(step, (init, key), xs, reverse=spec.reverse)
   if spec.mode == "fold":
     out = tuple(carry)
   elif spec.first_as_init:
@@ -316,9 +339,11 @@ def _traced_scan(step, acc, acc_tree, elems_flat, elems_tree, mode, first_as_ini
         raise ValueError("%s: fn changes the accumulator's shape from %s to %s; that needs "
                          "eager execution." % (what, a.shape, out.shape))
   spec = _Spec(fn=traced, n_acc=0 if first_as_init else na, n_elems=len(elems_flat),
-               mode=mode, first_as_init=first_as_init, reverse=reverse, back_prop=back_prop)
+               mode=mode, first_as_init=first_as_init, reverse=reverse, back_prop=back_prop,
+               random=traced.random)
   op_fn = _scan_op if back_prop else _scan_op_no_grad
-  out = op_fn(*([] if first_as_init else acc), *elems_flat, *traced.captured, spec=spec)
+  out = op_fn(*([] if first_as_init else acc), *elems_flat, *traced.captured, *_loop_key(spec),
+              spec=spec)
   return out if isinstance(out, list) else [out]
 
 
