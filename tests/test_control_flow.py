@@ -427,3 +427,98 @@ def test_traced_assert_raises_when_run():
   with pytest.raises(Exception, match="Condition x < y did not hold"):
     jf(f32(20.))
     jax.effects_barrier()
+
+
+# ---- tf.TensorArray (golden values and messages from TF 2.21 executing eagerly) ----
+def test_tensor_array_eager():
+  ta = tf.TensorArray(tf.float32, size=3)
+  ta = ta.write(0, [1., 2.])
+  assert ta.size().dtype == tf.int32 and int(ta.size()) == 3
+  assert ta.read(0).numpy().tolist() == [1., 2.]
+  assert ta.read(1).numpy().tolist() == [0., 0.]  # never written: zeros
+  with pytest.raises(tf.errors.OutOfRangeError, match="Tried to write to index 5 but array is "
+                     "not resizeable and size is: 3"):
+    ta.write(5, [1., 2.])
+  with pytest.raises(ValueError, match=r"Incompatible shape for value \(\(3,\)\), expected "
+                     r"\(\(2,\)\)"):
+    ta.write(1, [1., 2., 3.])
+  with pytest.raises(tf.errors.InvalidArgumentError, match="TensorArray dtype is float32 but "
+                     "Op is trying to write dtype int32"):
+    ta.write(1, tf.constant([1, 2]))
+  with pytest.raises(tf.errors.OutOfRangeError, match="Writing to negative indices"):
+    ta.write(-1, [1., 2.])
+  with pytest.raises(tf.errors.OutOfRangeError, match="Tried to read from index 7 but array "
+                     "size is: 3"):
+    ta.read(7)
+  with pytest.raises(tf.errors.OutOfRangeError, match=r"Reading from negative indices \(index "
+                     r"-1\) is not allowed."):
+    ta.read(-1)
+  ta = ta.write(1, [5., 6.]).write(2, [7., 8.])
+  assert ta.stack().numpy().tolist() == [[1., 2.], [5., 6.], [7., 8.]]
+  assert ta.gather([2, 0]).numpy().tolist() == [[7., 8.], [1., 2.]]
+  assert ta.concat().numpy().tolist() == [1., 2., 5., 6., 7., 8.]
+  assert ta.element_shape == tf.TensorShape([2]) and ta.dtype == tf.float32
+  assert ta.identity() is ta and ta.close() is None and not ta.dynamic_size
+
+  grown = tf.TensorArray(tf.int32, size=0, dynamic_size=True).write(0, 1).write(3, 4)
+  assert int(grown.size()) == 4 and grown.stack().numpy().tolist() == [1, 0, 0, 4]
+  assert tf.TensorArray(tf.float32, size=0).stack().shape == (0,)
+  assert tf.TensorArray(tf.float32, size=0, element_shape=[2]).stack().shape == (0, 2)
+  rows = tf.TensorArray(tf.float32, size=2).unstack([[1., 2.], [3., 4.]])
+  assert rows.read(1).numpy().tolist() == [3., 4.]
+  pieces = tf.TensorArray(tf.float32, size=0, dynamic_size=True, infer_shape=False).split(
+      [1., 2., 3., 4., 5.], [2, 3])
+  assert pieces.read(1).numpy().tolist() == [3., 4., 5.]
+  scattered = tf.TensorArray(tf.float32, size=4).scatter([3, 1], [[1.], [2.]])
+  assert scattered.stack().numpy().tolist() == [[0.], [2.], [0.], [1.]]
+  words = tf.TensorArray(tf.string, size=2).write(0, "a").write(1, "b")
+  assert words.stack().numpy().tolist() == [b"a", b"b"]
+
+  v = tf.Variable(2.0)
+  with tf.GradientTape() as tape:
+    t = tf.TensorArray(tf.float32, size=2).write(0, v * 3.).write(1, v * v)
+    loss = tf.reduce_sum(t.stack())
+  assert float(tape.gradient(loss, v)) == 7.0
+
+
+def test_tensor_array_in_compiled_while_loops():
+  """A traced index: the array travels as one buffer; its element shape comes from the
+  body's writes when not given, as TF infers it."""
+  w = tf.Variable(3.0)
+
+  @tf.function
+  def doubled(x, element_shape=None):
+    ta = tf.TensorArray(tf.float32, size=4, element_shape=element_shape)
+    start = tf.cast(x[0] * 0, tf.int32)  # a traced loop counter
+    _, ta = tf.while_loop(lambda i, ta: i < 4, lambda i, ta: (i + 1, ta.write(i, x[i] * 2.)),
+                          [start, ta])
+    return ta.stack(), ta.read(start + 1), ta.size()
+
+  x = tf.constant([1., 2., 3., 4.])
+  for _ in range(2):  # the eager first call, then the compiled one
+    stacked, second, size = doubled(x)
+    assert stacked.numpy().tolist() == [2., 4., 6., 8.]
+    assert float(second) == 4.0 and int(size) == 4
+  assert doubled(x, element_shape=[])[0].numpy().tolist() == [2., 4., 6., 8.]
+
+  @tf.function
+  def gradient(x):
+    with tf.GradientTape() as tape:
+      ta = tf.TensorArray(tf.float32, size=3)
+      start = tf.cast(x[0] * 0, tf.int32)
+      _, ta = tf.while_loop(lambda i, ta: i < 3, lambda i, ta: (i + 1, ta.write(i, x[i] * w)),
+                            [start, ta], maximum_iterations=3)
+      loss = tf.reduce_sum(ta.stack())
+    return tape.gradient(loss, w)
+  for _ in range(2):
+    assert float(gradient(tf.constant([1., 2., 3.]))) == 6.0
+
+  @tf.function
+  def growing(x):
+    ta = tf.TensorArray(tf.float32, size=0, dynamic_size=True)
+    start = tf.cast(x[0] * 0, tf.int32)
+    return tf.while_loop(lambda i, ta: i < 3, lambda i, ta: (i + 1, ta.write(i, x[i])),
+                         [start, ta])[1].stack()
+  growing(x)
+  with pytest.raises(NotImplementedError, match="dynamic_size=True"):
+    growing(x)

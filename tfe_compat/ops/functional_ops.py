@@ -20,6 +20,7 @@ from tfe_compat.framework.api import export
 from tfe_compat.framework.tensor import Tensor
 from tfe_compat.ops.control_flow_ops import (TracedFunction, any_traced, flatten, is_traced,
                                              structure_error)
+from tfe_compat.ops.tensor_array_ops import TensorArray
 
 _WHILE_GRADIENT_ERROR = (
     "Gradients through tf.while_loop inside a compiled function (tf.function) need "
@@ -109,17 +110,51 @@ def _same_top_level(out, like):
   return out
 
 
+def _loop_values(leaves):
+  """Loop variables as the Tensors a compiled loop carries (a TensorArray: its buffer)."""
+  return [x.loop_value() if isinstance(x, TensorArray) else ops.convert_to_tensor(x)
+          for x in leaves]
+
+
+def _loop_state(treedef, like, values):
+  """The loop state of carried `values`, TensorArrays rebuilt like those in `like`."""
+  return jax.tree_util.tree_unflatten(treedef, [
+      x.with_buffer(v) if isinstance(x, TensorArray) else v for x, v in zip(like, values)])
+
+
+def _infer_element_shapes(body, call, leaves, treedef, what):
+  """Gives the TensorArrays among the loop variables that have no element shape yet the
+  shape the body writes (one abstract run of the body with probing copies)."""
+  arrays = [x for x in leaves if isinstance(x, TensorArray)]
+  if all(a.element_shape.is_fully_defined() for a in arrays):
+    return
+  probes = {id(a): a.probe() for a in arrays}
+  others = [ops.convert_to_tensor(x) for x in leaves if id(x) not in probes]
+
+  def probe_body(flat):
+    values = iter(flat)
+    call(body, jax.tree_util.tree_unflatten(treedef, [
+        probes[id(x)] if id(x) in probes else next(values) for x in leaves]))
+    return []
+  TracedFunction(probe_body, [jax.ShapeDtypeStruct(t._value.shape, t._value.dtype)
+                              for t in others], what)
+  for a in arrays:
+    a._element_shape = a.element_shape.merge_with(probes[id(a)].element_shape)
+
+
 def _traced_while(cond, body, state, call, pack, length, back_prop):
   """Runs the rest of a while loop as one `While` op; `state` is the current loop state."""
   leaves, treedef = flatten(state)
-  init = [ops.convert_to_tensor(x) for x in leaves]
+  what = ("tf.while_loop", "its body", "loop")
+  _infer_element_shapes(body, call, leaves, treedef, what)
+  init = _loop_values(leaves)
   avals = [jax.ShapeDtypeStruct(t._value.shape, t._value.dtype) for t in init]
 
   def cond_fn(flat):
-    return [ops.convert_to_tensor(call(cond, jax.tree_util.tree_unflatten(treedef, flat)))]
+    return [ops.convert_to_tensor(call(cond, _loop_state(treedef, leaves, flat)))]
 
   def body_fn(flat):
-    out = call(body, jax.tree_util.tree_unflatten(treedef, flat))
+    out = call(body, _loop_state(treedef, leaves, flat))
     if pack and not isinstance(out, (list, tuple)):
       out = (out,)
       packed.append(True)
@@ -127,7 +162,7 @@ def _traced_while(cond, body, state, call, pack, length, back_prop):
     if out_tree != treedef:
       raise structure_error(state, out)
     result = []
-    for value, t in zip(out_leaves, flat):
+    for value, t in zip(_loop_values(out_leaves), flat):
       value = ops.convert_to_tensor(value, preferred_dtype=t.dtype)
       if value.dtype is not t.dtype:
         raise TypeError("Loop variable enters the loop with type %s, but has type %s after "
@@ -141,7 +176,6 @@ def _traced_while(cond, body, state, call, pack, length, back_prop):
     return result
 
   packed = []
-  what = ("tf.while_loop", "its body", "loop")
   traced_cond = TracedFunction(cond_fn, avals, what)
   if traced_cond.out_avals[0].shape:
     raise ValueError("Shape must be rank 0 but is rank %d for tf.while_loop's cond"
@@ -152,8 +186,7 @@ def _traced_while(cond, body, state, call, pack, length, back_prop):
                random=traced_cond.random or traced_body.random)
   op_fn = _while_op if back_prop else _while_op_no_grad
   out = op_fn(*init, *traced_cond.captured, *traced_body.captured, *_loop_key(spec), spec=spec)
-  return jax.tree_util.tree_unflatten(treedef, out if isinstance(out, list) else [out]), \
-      bool(packed)
+  return _loop_state(treedef, leaves, out if isinstance(out, list) else [out]), bool(packed)
 
 
 def _with_counter(cond, body, state, call, limit):
@@ -225,8 +258,9 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
       raise structure_error(state, out)
     state = out
     count += 1
-  result = jax.tree_util.tree_map(ops.convert_to_tensor, state,
-                                  is_leaf=lambda x: hasattr(x, "_as_tensor"))
+  result = jax.tree_util.tree_map(
+      lambda x: x if isinstance(x, TensorArray) else ops.convert_to_tensor(x), state,
+      is_leaf=lambda x: hasattr(x, "_as_tensor"))
   return result[0] if packed else result
 
 
