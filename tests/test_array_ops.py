@@ -515,3 +515,48 @@ def test_extract_image_patches():
   out = tf.extract_image_patches(tf.reshape(tf.range(25.), [1, 5, 5, 1]), [1, 2, 2, 1],
                                  [1, 1, 1, 1], [1, 2, 2, 1], "VALID")
   check(out[0, 0], tf.float32, [[0, 2, 10, 12], [1, 3, 11, 13], [2, 4, 12, 14]])
+
+
+def test_permutations_partitions_stitching_histograms():
+  """Golden values and messages from TF 2.21 (tf.compat.v1)."""
+  assert tf.invert_permutation([3, 4, 0, 2, 1]).numpy().tolist() == [2, 4, 3, 0, 1]
+  assert tf.math.invert_permutation(tf.constant([2, 0, 1], tf.int64)).dtype == tf.int64
+  with pytest.raises(tf.errors.InvalidArgumentError, match="0 is duplicated in the input"):
+    tf.invert_permutation([0, 0, 1])
+  with pytest.raises(tf.errors.InvalidArgumentError, match="expects a 1D vector"):
+    tf.invert_permutation([[0, 1]])
+  gathered = tf.batch_gather([[[1, 2], [3, 4]], [[5, 6], [7, 8]]], [[1], [0]])
+  assert gathered.numpy().tolist() == [[[3, 4]], [[5, 6]]]
+
+  parts = tf.dynamic_partition(tf.constant([[1., 2.], [3., 4.], [5., 6.]]), [1, 0, 1], 3)
+  assert [p.numpy().tolist() for p in parts] == [[[3., 4.]], [[1., 2.], [5., 6.]], []]
+  assert parts[2].shape == (0, 2)
+  with pytest.raises(tf.errors.InvalidArgumentError, match=r"partitions\[1\] = 5 is not in "
+                     r"\[0, 2\)"):
+    tf.dynamic_partition([1, 2, 3], [0, 5, 1], 2)
+  stitched = tf.dynamic_stitch(
+      [tf.constant([6]), tf.constant([4, 1]), tf.constant([[5, 2], [0, 3]])],
+      [tf.constant([61.]), tf.constant([41., 11.]), tf.constant([[51., 21.], [1., 31.]])])
+  assert stitched.numpy().tolist() == [1., 11., 21., 31., 41., 51., 61.]
+  assert tf.dynamic_stitch([[0, 1], [1, 3]], [[1., 2.], [3., 4.]]).numpy().tolist() == \
+      [1., 3., 0., 4.]  # the last write wins; unwritten rows are zeros
+  with pytest.raises(ValueError, match="must match length 1 of argument 'indices'"):
+    tf.dynamic_stitch([[0, 2]], [[1., 2.], [3.]])
+  x = tf.Variable([1., 2., 3.])
+  with tf.GradientTape(persistent=True) as tape:
+    parts = tf.dynamic_partition(x * x, [1, 0, 1], 2)
+    partitioned = tf.reduce_sum(parts[1] * 3.) + tf.reduce_sum(parts[0])
+    stitched = tf.reduce_sum(tf.dynamic_stitch([[0, 2], [1]], [x[:2] * 2., x[2:] * 5.])
+                             * [1., 10., 100.])
+  assert tape.gradient(partitioned, x).numpy().tolist() == [6., 4., 18.]
+  assert tape.gradient(stitched, x).numpy().tolist() == [2., 200., 50.]
+  with pytest.raises(RuntimeError, match="not compatible with eager execution"):
+    tf.parallel_stack([1, 2])
+
+  values = [-1.0, 0.0, 1.5, 2.0, 5.0, 15]
+  counts = tf.histogram_fixed_width(values, [0.0, 5.0], nbins=5)
+  assert counts.dtype == tf.int32 and counts.numpy().tolist() == [2, 1, 1, 0, 2]
+  assert tf.histogram_fixed_width_bins(values, [0.0, 5.0], nbins=5).numpy().tolist() == \
+      [0, 0, 1, 2, 4, 4]
+  ints = tf.histogram_fixed_width(tf.constant([1, 2, 3, 9]), [0, 10], nbins=5, dtype=tf.int64)
+  assert ints.dtype == tf.int64 and ints.numpy().tolist() == [1, 2, 0, 0, 1]

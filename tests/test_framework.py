@@ -317,3 +317,25 @@ def test_numpy_object_arrays_convert_as_tf_does():
     with pytest.raises(ValueError, match=r"^Failed to convert a NumPy array to a Tensor "
                        r"\(Unsupported object type %s\)\.$" % kind):
       tf.constant(np.array(value, dtype=object))
+
+
+def test_graph_collections_and_eager_no_op_scopes():
+  """TF 1.x collections live on in eager mode (checked against TF 2.21's tf.compat.v1)."""
+  tf.add_to_collection("x", 1)
+  tf.add_to_collections(["x", "y"], 2)
+  assert tf.get_collection("x") == [1, 2] and tf.get_collection_ref("y") == [2]
+  assert tf.get_collection(tf.GraphKeys.UPDATE_OPS) == []
+  tf.reset_default_graph()
+  assert tf.get_collection("x") == []
+  with tf.init_scope(), tf.colocate_with(tf.constant(1)), tf.container("c"):
+    assert tf.executing_eagerly_outside_functions()
+  assert tf.get_logger().name == "tensorflow"
+  with pytest.raises(RuntimeError, match="Use tf.GradientTape instead"):
+    tf.hessians(tf.constant(1.), tf.constant(2.))
+  assert tf.get_static_value(tf.constant(2.)) == np.float32(2.)
+  assert tf.get_static_value(tf.Variable(1.)) is None and tf.get_static_value([1, 2]) == [1, 2]
+  seen = []
+  traced = tf.function(lambda x: seen.append(tf.get_static_value(x)) or x)
+  traced(tf.constant(1.))
+  traced(tf.constant(2.))  # the eager first call, then the trace
+  assert seen[0] == 1. and seen[-1] is None

@@ -404,3 +404,28 @@ def test_float32_stays_float32():
              tf.diag, tf.diag_part, tf.self_adjoint_eigvals):
     assert fn(A).dtype == tf.float32, fn
     assert fn(A.astype(np.float64)).dtype == tf.float64, fn
+
+
+def test_pinv_matrix_rank_normalize_matvec():
+  """Golden values from TF 2.21 (tf.compat.v1.linalg)."""
+  np.testing.assert_allclose(tf.linalg.pinv([[1., 2.], [2., 4.]]).numpy(),
+                             [[0.04, 0.08], [0.08, 0.16]], rtol=1e-5)
+  x = tf.Variable([[1., 2.], [3., 5.]])
+  with tf.GradientTape() as tape:
+    total = tf.reduce_sum(tf.linalg.pinv(x))
+  np.testing.assert_allclose(tape.gradient(total, x).numpy(), [[-6., 4.], [3., -2.]], rtol=1e-5)
+  rank = tf.linalg.matrix_rank([[1., 2.], [2., 4.]])
+  assert rank.dtype == tf.int32 and int(rank) == 1
+  batch = np.random.default_rng(0).standard_normal((2, 3, 4)).astype(np.float32)
+  assert tf.linalg.matrix_rank(batch).numpy().tolist() == [3, 3]
+  np.testing.assert_allclose(tf.linalg.pinv(batch).numpy()[0, 0],
+                             [1.0467, -0.55898, -0.34195], atol=1e-4)
+  unit, length = tf.linalg.normalize([[3., 4.], [6., 8.]], axis=1)
+  np.testing.assert_allclose(unit.numpy(), [[0.6, 0.8], [0.6, 0.8]])
+  assert length.numpy().tolist() == [[5.], [10.]]
+  unit, length = tf.linalg.normalize([[3., 4.], [6., 8.]], ord=1)
+  np.testing.assert_allclose(unit.numpy(), [[0.14285715, 0.1904762], [0.2857143, 0.3809524]])
+  assert length.numpy().tolist() == [[21.]]
+  assert tf.linalg.matvec([[1., 2.], [3., 4.]], [1., 1.]).numpy().tolist() == [3., 7.]
+  assert tf.linalg.matvec([[[1., 2.], [3., 4.]]], [[1., 2.]],
+                          transpose_a=True).numpy().tolist() == [[7., 10.]]

@@ -28,6 +28,7 @@ UNARY = {
     "digamma": [-4.227454, -1.963511, -1.08586], "round": [0.0, 0.0, 1.0],
     "rint": [0.0, 0.0, 1.0], "floor": [0.0, 0.0, 0.0], "ceil": [1.0, 1.0, 1.0],
     "erfinv": [0.2253121, 0.4769363, 0.8134199], "ndtri": [-0.6744898, 0.0, 0.6744898],
+    "erfcinv": [0.8134199, 0.4769363, 0.2253121],
     "bessel_i0e": [0.7910173, 0.6450354, 0.5411652],
     "bessel_i1e": [0.09811264, 0.1564208, 0.1898878],
     "bessel_i0": [1.015686, 1.063483, 1.145647], "bessel_i1": [0.1259791, 0.2578943, 0.4019925],
@@ -42,6 +43,7 @@ BINARY = {
     "maximum": [3.0, 2.0, 0.5], "minimum": [2.0, -1.5, -0.75],
     "squared_difference": [1.0, 12.25, 1.5625], "atan2": [0.9827937, 2.214298, -0.9827937],
     "xdivy": [1.5, -1.333333, -1.5], "xlogy": [2.079442, np.nan, 0.5198604],
+    "xlog1py": [3.295837, np.nan, -0.3040988],
     "divide_no_nan": [1.5, -1.333333, -1.5], "multiply_no_nan": [6.0, -3.0, -0.375],
 }
 INT_X, INT_Y = [-7, -2, 3, 7], [2, 3, -2, 7]
@@ -201,6 +203,7 @@ def _walk_calls():
       "where": (lambda d: tf.where(tf.constant([True, False]), x(d), x(d)), "float32"),
       "where_v2": (lambda d: tf.where_v2(tf.constant([True, False]), x(d), x(d)), "float32"),
       "matmul": (lambda d: tf.matmul(x(d), x(d)), "float32"),
+      "matvec": (lambda d: tf.linalg.matvec(x(d), x(d)[0]), "float32"),
       "tensordot": (lambda d: tf.tensordot(x(d), x(d), 1), "float32"),
       "einsum": (lambda d: tf.einsum("ij,jk->ik", x(d), x(d)), "float32"),
       "cross": (lambda d: tf.cross(v(d), v(d)), "float32"),
@@ -695,3 +698,18 @@ def test_ops_are_trace_safe_under_jit():
   np.testing.assert_allclose(jax.jit(f)(a, a), eager, rtol=1e-6)
   grad = jax.grad(lambda a: f(a, a))(a)
   assert grad.dtype == F32 and np.all(np.isfinite(grad))
+
+
+def test_xlog1py_and_erfcinv():
+  """Golden values and gradients from TF 2.21."""
+  x, y = tf.Variable([0., 1., 2.]), tf.Variable([5., 1., 0.5])
+  with tf.GradientTape() as tape:
+    out = tf.math.xlog1py(x, y)
+    total = tf.reduce_sum(out)
+  np.testing.assert_allclose(out.numpy(), [0., 0.6931472, 0.8109302], rtol=1e-6)
+  dx, dy = tape.gradient(total, [x, y])
+  np.testing.assert_allclose(dx.numpy(), [0., 0.6931472, 0.4054651], rtol=1e-6)
+  np.testing.assert_allclose(dy.numpy(), [0., 0.5, 1.3333334], rtol=1e-6)
+  inverse = tf.math.erfcinv([0.5, 1.0, 1.5])
+  assert inverse.dtype == tf.float32
+  np.testing.assert_allclose(inverse.numpy(), [0.4769363, 0., -0.4769363], atol=1e-6)

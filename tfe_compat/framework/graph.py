@@ -1,5 +1,7 @@
 """Eager-mode switches and the graph-mode API, which behaves as TF's does under eager execution."""
 import contextlib
+import logging
+import re
 
 import jax
 
@@ -21,7 +23,8 @@ def enable_eager_execution(config=None, device_policy=None, execution_mode=None)
 
 
 @export("enable_resource_variables", "enable_v2_tensorshape", "disable_v2_tensorshape",
-        "enable_control_flow_v2", "enable_tensor_equality")
+        "enable_control_flow_v2", "enable_tensor_equality", "disable_resource_variables",
+        "disable_control_flow_v2", "disable_tensor_equality")
 def _accepted_switch():
   """A TF 1.x behaviour switch that tfe_compat accepts (its behaviour is already on)."""
 
@@ -87,14 +90,52 @@ class Graph:
   def finalize(self):
     pass
 
+  def __init__(self):
+    self._collections = {}
+
   def get_operations(self):
     return []
 
+  def get_collection_ref(self, name):
+    return self._collections.setdefault(name, [])
+
   def get_collection(self, name, scope=None):
-    return []
+    """A copy of the collection's items (with a `name` attribute matching `scope`)."""
+    items = self._collections.get(name, [])
+    if scope is None:
+      return list(items)
+    return [x for x in items if re.match(scope, getattr(x, "name", "") or "")]
+
+  def add_to_collection(self, name, value):
+    self.get_collection_ref(name).append(value)
+
+  def add_to_collections(self, names, value):
+    for name in [names] if isinstance(names, str) else set(names):
+      self.add_to_collection(name, value)
 
 
 _default_graph = Graph()
+
+
+@export("get_collection")
+def get_collection(key, scope=None):
+  """The default graph's collection `key`: TF 1.x collections still exist in eager mode."""
+  return _default_graph.get_collection(key, scope)
+
+
+@export("get_collection_ref")
+def get_collection_ref(key):
+  return _default_graph.get_collection_ref(key)
+
+
+@export("add_to_collection")
+def add_to_collection(name, value):
+  _default_graph.add_to_collection(name, value)
+
+
+@export("add_to_collections")
+def add_to_collections(names, value):
+  _default_graph.add_to_collections(names, value)
 
 
 @export("get_default_graph")
@@ -114,6 +155,7 @@ def on_reset_default_graph(hook):
 @export("reset_default_graph")
 def reset_default_graph():
   """Forgets graph-held state, as TF does: the global step is created anew afterwards."""
+  _default_graph._collections.clear()  # pylint: disable=protected-access
   for hook in _reset_hooks:
     hook()
 
@@ -131,7 +173,26 @@ def control_dependencies(control_inputs):
   yield
 
 
-@export("gradients")
+@export("init_scope", "colocate_with", "container")
+@contextlib.contextmanager
+def _no_effect_scope(*args, **kwargs):
+  """Scopes that change nothing under eager execution (`init_scope` lifts out of graphs that
+  do not exist here; placement and containers are JAX's)."""
+  yield
+
+
+@export("executing_eagerly_outside_functions")
+def executing_eagerly_outside_functions():
+  return True
+
+
+@export("get_logger")
+def get_logger():
+  """`tf.get_logger()`: the "tensorflow" logger of Python's logging."""
+  return logging.getLogger("tensorflow")
+
+
+@export("gradients", "hessians")
 def gradients(ys, xs, grad_ys=None, name="gradients", **kwargs):
   raise RuntimeError("tf.gradients is not supported when eager execution is enabled. "
                      "Use tf.GradientTape instead.")

@@ -423,5 +423,14 @@ def is_tensor(x):
   return isinstance(x, Tensor) or hasattr(x, "_as_tensor")
 
 
+@export("get_static_value", "contrib.util.constant_value")
+def get_static_value(tensor, partial=False):
+  """A Tensor's value as NumPy (None while traced, and for variables, as TF); other values
+  as they are."""
+  if isinstance(tensor, Tensor):
+    return None if isinstance(tensor._value, jax.core.Tracer) else tensor.numpy()
+  return None if hasattr(tensor, "_as_tensor") else tensor
+
+
 export("Tensor", "contrib.eager.Tensor")(Tensor)
 export("newaxis")(None)

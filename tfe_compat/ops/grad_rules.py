@@ -98,6 +98,22 @@ def _xlogy_jvp(primals, tangents):
 
 
 @jax.custom_jvp
+def xlog1py(x, y):
+  return special.xlog1py(x, y)
+
+
+@xlog1py.defjvp
+def _xlog1py_jvp(primals, tangents):
+  """TF's gradient: xlog1py(x != 0, y) for x and x / (1 + y) for y (both 0 where x == 0)."""
+  x, y = primals
+  zero = x == 0
+  safe = jnp.where(zero, jnp.zeros_like(y), y)
+  dx = jnp.where(zero, jnp.zeros_like(x), jnp.log1p(safe))
+  dy = jnp.where(zero, jnp.zeros_like(x), x / (1 + safe))
+  return xlog1py(x, y), tangents[0] * dx + tangents[1] * dy
+
+
+@jax.custom_jvp
 def multiply_no_nan(x, y):
   return jnp.where(y == 0, jnp.zeros_like(x), x * y)
 

@@ -166,3 +166,75 @@ def roll(input, shift, axis, name=None):  # pylint: disable=redefined-builtin
     if not -ndim <= a < ndim:
       raise invalid("axis %d is out of range" % a, "Roll")
   return _roll(input, shift=shifts, axis=tuple(canonical_axis(a, ndim) for a in axes))
+
+
+# ---- Permutations, partitions and stitching ----
+@op(name="InvertPermutation")
+def _invert_permutation(x):
+  return jnp.zeros_like(x).at[x].set(jnp.arange(x.shape[0], dtype=x.dtype))
+
+
+@export("invert_permutation", "math.invert_permutation")
+def invert_permutation(x, name=None):
+  """`tf.invert_permutation`: y[x[i]] = i, with TF's checks (1-D, a true permutation)."""
+  x = convert_to_tensor(x)
+  if x._value.ndim != 1:
+    raise invalid("invert_permutation expects a 1D vector.", "InvertPermutation")
+  if not isinstance(x._value, jax.core.Tracer):
+    values, seen = host(x).tolist(), set()
+    for v in values:
+      if not 0 <= v < len(values):
+        raise invalid("%d is not between 0 and %d" % (v, len(values)), "InvertPermutation")
+      if v in seen:
+        raise invalid("%d is duplicated in the input." % v, "InvertPermutation")
+      seen.add(v)
+  return _invert_permutation(x)
+
+
+@export("batch_gather")
+def batch_gather(params, indices, name=None):
+  """`tf.batch_gather` (deprecated in TF): `tf.gather` with batch_dims = rank(indices) - 1."""
+  from tfe_compat.ops import slicing  # pylint: disable=import-outside-toplevel  (a cycle)
+  indices = convert_to_tensor(indices)
+  return slicing.gather(params, indices, batch_dims=indices._value.ndim - 1)
+
+
+@export("dynamic_partition")
+def dynamic_partition(data, partitions, num_partitions, name=None):
+  """`tf.dynamic_partition`: the rows of `data` whose partition is i, for each i (a gather
+  per partition, so gradients flow back to the rows)."""
+  from tfe_compat.ops import slicing  # pylint: disable=import-outside-toplevel  (a cycle)
+  data, parts = convert_to_tensor(data), host(partitions)
+  num = scalar_int(num_partitions)
+  flat = reshape(data, (-1,) + data._value.shape[parts.ndim:]) if parts.ndim != 1 else data
+  for i, p in enumerate(parts.reshape(-1).tolist()):
+    if not 0 <= p < num:
+      raise invalid("partitions[%d] = %d is not in [0, %d)" % (i, p, num), "DynamicPartition")
+  return [slicing.gather(flat, np.flatnonzero(parts.reshape(-1) == i).astype(np.int32))
+          for i in range(num)]
+
+
+@export("dynamic_stitch")
+def dynamic_stitch(indices, data, name=None):
+  """`tf.dynamic_stitch`: merged[indices[m][i]] = data[m][i], the last write of an index
+  winning; indices never written give zeros."""
+  from tfe_compat.ops import array_ops, slicing  # pylint: disable=import-outside-toplevel
+  if len(indices) != len(data):
+    raise ValueError("List argument 'data' to 'dynamic_stitch' Op with length %d must match "
+                     "length %d of argument 'indices'." % (len(data), len(indices)))
+  index_arrays = [host(i) for i in indices]
+  tensors = [convert_to_tensor(d) for d in data]
+  row_shape = tensors[0]._value.shape[index_arrays[0].ndim:]
+  rows = array_ops.concat([reshape(t, (-1,) + row_shape) for t in tensors]
+                          + [array_ops.zeros((1,) + row_shape, tensors[0].dtype)], 0)
+  flat = np.concatenate([i.reshape(-1) for i in index_arrays]).astype(np.int64)
+  size = int(flat.max()) + 1 if flat.size else 0
+  source = np.full(size, len(flat), np.int32)  # the zeros row unless written
+  source[flat] = np.arange(len(flat), dtype=np.int32)  # the last write wins
+  return slicing.gather(rows, source)
+
+
+@export("parallel_stack")
+def parallel_stack(values, name="parallel_stack"):
+  raise RuntimeError("tf.parallel_stack() is not compatible with eager execution.")
+

@@ -214,6 +214,8 @@ erf = _unary("Erf", lax.erf, FLOAT, "math.erf", "erf")
 erfc = _unary("Erfc", lax.erfc, FLOAT, "math.erfc", "erfc")
 erfinv = _unary("Erfinv", lax.erf_inv, FLOAT, "math.erfinv")
 ndtri = _unary("Ndtri", special.ndtri, FLOAT, "math.ndtri")
+erfcinv = _unary("Erfcinv", lambda x: -special.ndtri(0.5 * x) * np.sqrt(0.5).astype(x.dtype),
+                 FLOAT, "math.erfcinv")  # TF's formula
 lgamma = _unary("Lgamma", lax.lgamma, FLOAT, "math.lgamma", "lgamma")
 digamma = _unary("Digamma", lax.digamma, FLOAT, "math.digamma", "digamma")
 bessel_i0e = _unary("BesselI0e", lax.bessel_i0e, FLOAT, "math.bessel_i0e")
@@ -287,6 +289,7 @@ squared_difference = _binary("SquaredDifference", _squared_difference, NUMERIC,
                              "math.squared_difference", "squared_difference")
 xdivy = _binary("Xdivy", grad_rules.xdivy, INEXACT, "math.xdivy")
 xlogy = _binary("Xlogy", grad_rules.xlogy, FLOAT, "math.xlogy")
+xlog1py = _binary("Xlog1py", grad_rules.xlog1py, FLOAT, "math.xlog1py")
 multiply_no_nan = _binary("MulNoNan", grad_rules.multiply_no_nan, INEXACT,
                           "math.multiply_no_nan")
 _nextafter = _binary("NextAfter", grad_rules.nextafter, FLOAT)

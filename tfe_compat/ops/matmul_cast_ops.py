@@ -12,6 +12,7 @@ from tfe_compat.framework import dtypes, errors
 from tfe_compat.framework.api import export
 from tfe_compat.framework.ops import convert_matching, convert_to_tensor, op
 from tfe_compat.framework.tensor import Tensor
+from tfe_compat.ops import array_ops
 from tfe_compat.ops.math_ops import (COMPLEX, FLOAT, REAL, check_dtype, input_error, np_set,
                                      require, static_ints, tf_type_name)
 
@@ -315,3 +316,13 @@ def cross(a, b, name=None):
   if a._value.shape[-1:] != (3,) or b._value.shape[-1:] != (3,):
     raise errors.invalid_argument(_cross_error(a, b) + " [Op:Cross]")
   return _cross(a, b)
+
+
+@export("linalg.matvec")
+def matvec(a, b, transpose_a=False, adjoint_a=False, a_is_sparse=False, b_is_sparse=False,
+           name=None):
+  """`tf.linalg.matvec`: the matrix (batch) `a` times the vector (batch) `b`."""
+  product = matmul(a, array_ops.expand_dims(b, -1), transpose_a=transpose_a,
+                   adjoint_a=adjoint_a)
+  return array_ops.squeeze(product, axis=-1)
+

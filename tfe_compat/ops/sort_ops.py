@@ -1,6 +1,8 @@
-"""TF 1.15 sorting and searching: sort, argsort, searchsorted (TF's sort_ops)."""
+"""TF 1.15 sorting and searching: sort, argsort, searchsorted, and the fixed-width histogram
+bucketing of TF's histogram_ops."""
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 from tfe_compat.framework import dtypes
 from tfe_compat.framework import ops
@@ -66,3 +68,44 @@ def searchsorted(sorted_sequence, values, side="left", out_type=dtypes.int32, na
     raise invalid("Leading dim_size of both tensors must match.",
                   "LowerBound" if side == "left" else "UpperBound")
   return _searchsorted(sorted_sequence, values, side=side, out_type=np_name(out_type))
+
+
+@op(name="HistogramFixedWidthBins", differentiable=False)
+def _histogram_bins(values, value_range, *, nbins, dtype):
+  scaled = (values - value_range[0]) / (value_range[1] - value_range[0])
+  return jnp.clip(jnp.floor(nbins * scaled), 0, nbins - 1).astype(dtype)
+
+
+def _histogram_inputs(values, value_range, nbins):
+  values = convert_to_tensor(values)
+  value_range = ops.convert_to_tensor(value_range, values.dtype)
+  nbins = scalar_int(nbins)
+  if nbins <= 0:
+    raise invalid("nbins should be a positive number, but got '%d'" % nbins,
+                  "HistogramFixedWidth")
+  if not values.dtype.is_floating:  # TF bins integers in double precision
+    values, value_range = (ops.convert_to_tensor(np.asarray(t._value, np.float64))
+                           for t in (values, value_range))
+  return values, value_range, nbins
+
+
+@export("histogram_fixed_width_bins")
+def histogram_fixed_width_bins(values, value_range, nbins=100, dtype=dtypes.int32, name=None):
+  """`tf.histogram_fixed_width_bins`: the bin of each value, out-of-range values clipped."""
+  values, value_range, nbins = _histogram_inputs(values, value_range, nbins)
+  return _histogram_bins(values, value_range, nbins=nbins, dtype=np_name(dtype))
+
+
+@op(name="HistogramFixedWidth", differentiable=False)
+def _histogram(values, value_range, *, nbins, dtype):
+  bins = _histogram_bins.impl(values.reshape(-1), value_range, nbins=nbins, dtype="int32")
+  return jnp.zeros(nbins, dtype).at[bins].add(1)
+
+
+@export("histogram_fixed_width")
+def histogram_fixed_width(values, value_range, nbins=100, dtype=dtypes.int32, name=None):
+  """`tf.histogram_fixed_width`: counts of `values` in `nbins` equal bins over
+  `value_range` (values outside count in the first or last bin)."""
+  values, value_range, nbins = _histogram_inputs(values, value_range, nbins)
+  return _histogram(values, value_range, nbins=nbins, dtype=np_name(dtype))
+
