@@ -403,3 +403,16 @@ def test_loads_hdf5_weights_written_by_keras(tmp_path):
     assert text(f.attrs["layer_names"]) == [l.name for l in model.layers]
     assert text(f["bn_a"].attrs["weight_names"]) == [
         "bn_a/gamma:0", "bn_a/beta:0", "bn_a/moving_mean:0", "bn_a/moving_variance:0"]
+
+
+def test_checkpoint_reader(tmp_path):
+  v, step = tf.Variable([1., 2.]), tf.Variable(3, dtype=tf.int64)
+  path = tf.train.Checkpoint(v=v, step=step).save(str(tmp_path / "ckpt"))
+  reader = tf.train.load_checkpoint(str(tmp_path))
+  assert reader.get_variable_to_shape_map() == {"save_counter": [], "step": [], "v": [2]}
+  assert reader.get_variable_to_dtype_map()["v"] == tf.float32
+  assert reader.has_tensor("v") and not reader.has_tensor("w")
+  assert reader.get_tensor("v").tolist() == [1., 2.]
+  assert tf.train.NewCheckpointReader(path).get_tensor("step") == 3
+  with pytest.raises(tf.errors.NotFoundError, match="Key w not found in checkpoint"):
+    reader.get_tensor("w")

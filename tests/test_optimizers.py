@@ -683,3 +683,35 @@ def test_reset_default_graph_forgets_the_global_step():
   assert tf.train.get_global_step() is None
   fresh = tf.train.get_or_create_global_step()
   assert fresh is not step and int(fresh) == 0
+
+
+def test_exponential_moving_average():
+  """Golden values, names and errors from TF 2.21 (tf.compat.v1, eager)."""
+  v, w = tf.Variable([1., 2.], name="v"), tf.Variable(3., name="scope/w")
+  step = tf.Variable(0, dtype=tf.int64)
+  ema = tf.train.ExponentialMovingAverage(0.9, num_updates=step)
+  assert ema.apply([v, w]) is None and ema.name == "ExponentialMovingAverage"
+  shadow = ema.average(v)
+  assert shadow.name == "v/ExponentialMovingAverage:0" and not shadow.trainable
+  assert shadow.numpy().tolist() == [1., 2.]
+  v.assign([3., 6.])
+  w.assign(5.)
+  ema.apply([v, w])  # decay min(0.9, 1/10)
+  np.testing.assert_allclose(shadow.numpy(), [2.8, 5.6], rtol=1e-6)
+  np.testing.assert_allclose(ema.average(w).numpy(), 4.8, rtol=1e-6)
+  step.assign(100)
+  v.assign([13., 16.])
+  ema.apply([v])  # decay min(0.9, 101/110)
+  np.testing.assert_allclose(shadow.numpy(), [3.82, 6.64], rtol=1e-6)
+  assert ema.average_name(w) == "scope/w/ExponentialMovingAverage"
+  assert ema.average(tf.Variable(1.)) is None
+  assert list(ema.variables_to_restore([v])) == ["v/ExponentialMovingAverage"]
+  with pytest.raises(TypeError, match="does not support non-Variable tensors"):
+    ema.apply([tf.constant(1.)])
+  with pytest.raises(TypeError, match="The variables must be half, float, or double"):
+    ema.apply([tf.Variable(1)])
+  plain = tf.train.ExponentialMovingAverage(0.5)
+  plain.apply([v])
+  v.assign([1., 1.])
+  plain.apply([v])
+  assert plain.average(v).numpy().tolist() == [7., 8.5]

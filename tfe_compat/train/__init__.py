@@ -2,10 +2,12 @@
 
 optimizer_base.py (slots and the one jitted update), update_rules.py (each optimizer's math
 as an optax transformation), optimizers.py (`tf.train.*Optimizer`), keras_optimizers.py
-(`tf.keras.optimizers.*`), schedules.py, training_util.py (global step).
+(`tf.keras.optimizers.*`), schedules.py, training_util.py (global step), moving_averages.py
+(`ExponentialMovingAverage`).
 """
 from tfe_compat.train import keras_optimizers  # noqa: F401
 from tfe_compat.train import optimizers  # noqa: F401
 from tfe_compat.train import schedules  # noqa: F401
 from tfe_compat.train import training_util  # noqa: F401
 from tfe_compat.train import checkpoint, checkpoint_management, saver  # noqa: F401,E501
+from tfe_compat.train import moving_averages  # noqa: F401

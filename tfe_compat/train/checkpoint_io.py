@@ -421,3 +421,30 @@ def load_variable(ckpt_dir_or_file, name):
   if name not in entries:
     raise errors.NotFoundError(None, None, "Key %s not found in checkpoint" % name)
   return load()[name]
+
+
+@export("train.NewCheckpointReader", "train.load_checkpoint")
+class CheckpointReader:
+  """`tf.train.load_checkpoint(path)`: a checkpoint's keys, shapes, dtypes and values."""
+
+  def __init__(self, ckpt_dir_or_file):
+    self._prefix = _resolve(ckpt_dir_or_file)
+    self._entries, self._load = read(self._prefix)
+    self._values = None
+
+  def get_variable_to_shape_map(self):
+    return {k: list(shape) for k, (_, shape) in self._entries.items()}
+
+  def get_variable_to_dtype_map(self):
+    return {k: dtype for k, (dtype, _) in self._entries.items()}
+
+  def has_tensor(self, tensor_str):
+    return tensor_str in self._entries
+
+  def get_tensor(self, tensor_str):
+    """The NumPy value saved under `tensor_str` (all values are read once, on first use)."""
+    if tensor_str not in self._entries:
+      raise errors.NotFoundError(None, None, "Key %s not found in checkpoint" % tensor_str)
+    if self._values is None:
+      self._values = self._load()
+    return self._values[tensor_str]
