@@ -629,3 +629,28 @@ def test_parse_example_batch_and_errors():
     with pytest.raises(tf.errors.InvalidArgumentError) as e:
       tf.io.parse_example([one], features)
     assert str(e.value).startswith(batched)
+
+
+def test_options_are_kept_and_merged():
+  """tf.data.Options as TF keeps them (checked against TF 2.21); pipelines run the same."""
+  options = tf.data.Options()
+  assert options.experimental_deterministic is None
+  assert options.experimental_optimization.map_parallelization is None
+  assert options.experimental_threading.private_threadpool_size is None
+  with pytest.raises(AttributeError, match="Cannot set the property foo on Options."):
+    options.foo = 1
+  options.experimental_deterministic = False
+  options.experimental_optimization.map_parallelization = True
+  ds = tf.data.Dataset.range(3).with_options(options)
+  assert ds.options() == options
+  downstream = ds.map(lambda x: x + 1).batch(2).options()
+  assert downstream.experimental_deterministic is False
+  assert downstream.experimental_optimization.map_parallelization is True
+  other = tf.data.Options()
+  other.experimental_threading.private_threadpool_size = 4
+  zipped = tf.data.Dataset.zip((ds, tf.data.Dataset.range(3).with_options(other)))
+  merged = zipped.options()
+  assert merged.experimental_deterministic is False
+  assert merged.experimental_threading.private_threadpool_size == 4
+  assert values(zipped.map(lambda a, b: a + b)) == [0, 2, 4]
+  assert isinstance(options.experimental_threading, tf.data.experimental.ThreadingOptions)

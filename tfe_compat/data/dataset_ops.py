@@ -19,6 +19,7 @@ from tfe_compat.framework import errors
 from tfe_compat.framework import tensor_shape
 from tfe_compat.framework.api import export
 from tfe_compat.framework.tensor import Tensor
+from tfe_compat.data import options as options_lib
 from tfe_compat.data import structure
 
 AUTOTUNE = -1
@@ -214,10 +215,15 @@ class Dataset:
     return structure.element_to_tensors(state)
 
   def with_options(self, options):
-    return self
+    """This dataset with `options` (kept and merged as TF does; pipelines run the same)."""
+    return _WithOptions(self, options)
 
   def options(self):
-    raise NotImplementedError("tf.data.Options are not supported by tfe_compat.")
+    """The options set on this dataset and the datasets it reads, merged."""
+    merged = options_lib.Options()
+    for dataset in _inputs(self):
+      merged = merged.merge(dataset.options())
+    return merged.merge(self._options) if isinstance(self, _WithOptions) else merged
 
 
 # ---- sources ----
@@ -383,6 +389,30 @@ class _Concatenate(Dataset):
 
   def _make_iter(self):
     return itertools.chain(self._first._make_iter(), self._second._make_iter())
+
+
+def _inputs(dataset):
+  """The datasets `dataset` reads (its Dataset-valued attributes)."""
+  found = []
+  for value in vars(dataset).values():
+    for item in structure.flatten(value) if isinstance(value, (tuple, dict)) else [value]:
+      if isinstance(item, Dataset):
+        found.append(item)
+  return found
+
+
+class _WithOptions(Dataset):
+  def __init__(self, dataset, options):
+    self._input, self._options = dataset, options
+
+  def _compute_spec(self):
+    return self._input.element_spec
+
+  def _index_plan(self):
+    return self._input._index_plan()
+
+  def _make_iter(self):
+    return self._input._make_iter()
 
 
 class _IgnoreErrors(Dataset):
