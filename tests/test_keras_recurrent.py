@@ -413,3 +413,29 @@ def test_checkpoint_list_tracked_by_model():
   net = Net()
   assert net(X1).shape.as_list() == [2, 3]
   assert len(net.trainable_variables) == 4 and len(net.blocks.trainable_weights) == 4
+
+
+def test_static_bidirectional_rnn_matches_tf():
+  """Outputs, states and variable names from TF 2.21 (tf.compat.v1, tf_keras cells)."""
+  x = [tf.constant(np.arange(6, dtype=np.float32).reshape(2, 3) / 10 * (t + 1))
+       for t in range(4)]
+  fw, bw = tf.nn.rnn_cell.BasicRNNCell(2), tf.nn.rnn_cell.BasicRNNCell(2)
+  tf.nn.static_bidirectional_rnn(fw, bw, x, dtype=tf.float32)
+  assert [v.name for v in fw.variables + bw.variables] == [
+      "bidirectional_rnn/fw/basic_rnn_cell/kernel:0", "bidirectional_rnn/fw/basic_rnn_cell/bias:0",
+      "bidirectional_rnn/bw/basic_rnn_cell/kernel:0", "bidirectional_rnn/bw/basic_rnn_cell/bias:0"]
+  for cell in (fw, bw):
+    kernel, bias = cell.variables
+    kernel.assign(np.linspace(-1, 1, 10).reshape(5, 2).astype(np.float32))
+    bias.assign([0.1, 0.1])
+  outputs, state_fw, state_bw = tf.nn.static_bidirectional_rnn(
+      fw, bw, x, dtype=tf.float32, sequence_length=[4, 2])
+  assert len(outputs) == 4 and outputs[0].shape == (2, 4)
+  np.testing.assert_allclose(outputs[1].numpy(), [[0.0208, 0.1769, -0.10279, -0.0035],
+                                                  [-0.87766, -0.75184, -0.78396, -0.47941]],
+                             atol=2e-5)
+  assert outputs[3].numpy()[1].tolist() == [0., 0., 0., 0.]  # past sequence_length
+  np.testing.assert_allclose(state_fw.numpy(), [[-0.01315, 0.3018], [-0.87766, -0.75184]],
+                             atol=2e-5)
+  np.testing.assert_allclose(state_bw.numpy(), [[-0.01476, 0.02827], [-0.80476, -0.80967]],
+                             atol=2e-5)

@@ -516,4 +516,20 @@ def bidirectional_dynamic_rnn(cell_fw, cell_bw, inputs, sequence_length=None,
   return (out_fw, reverse(out_bw)), (state_fw, state_bw)
 
 
+@export("nn.static_bidirectional_rnn", "contrib.rnn.static_bidirectional_rnn")
+def static_bidirectional_rnn(cell_fw, cell_bw, inputs, initial_state_fw=None,
+                             initial_state_bw=None, dtype=None, sequence_length=None,
+                             scope=None):
+  """(outputs: per step the forward and backward outputs concatenated, state_fw, state_bw)."""
+  if not isinstance(inputs, (list, tuple)):
+    raise TypeError("inputs must be a sequence")
+  if not inputs:
+    raise ValueError("inputs must not be empty")
+  (out_fw, out_bw), (state_fw, state_bw) = bidirectional_dynamic_rnn(
+      cell_fw, cell_bw, array_ops.stack(list(inputs)), sequence_length, initial_state_fw,
+      initial_state_bw, dtype, time_major=True, scope=scope)
+  outputs = array_ops.unstack(array_ops.concat([out_fw, out_bw], 2))
+  return outputs, state_fw, state_bw
+
+
 from tfe_compat import nn_cudnn_rnn  # noqa: E402,F401  pylint: disable=wrong-import-position
