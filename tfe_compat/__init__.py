@@ -35,6 +35,7 @@ from tfe_compat.contrib import (network as _contrib_network,  # noqa: F401
 from tfe_compat import layers as _tf_layers  # noqa: F401
 from tfe_compat.keras.engine import (input_layer as _input_layer,  # noqa: F401
                                      sequential as _sequential, training as _training)
+from tfe_compat.keras import saving as _keras_saving  # noqa: F401  (model files, configs)
 from tfe_compat import app, template as _template  # noqa: F401
 from tfe_compat import losses, keras_losses  # noqa: F401
 from tfe_compat import train as _train  # noqa: F401  (tf.train, tf.keras.optimizers)

@@ -36,3 +36,10 @@ def populate(root):
   for name, obj in _registry:
     path, _, leaf = name.rpartition(".")
     setattr(namespace(root, path) if path else root, leaf, obj)
+
+
+def exported(prefix):
+  """{leaf name: object} of the names exported under `prefix` (e.g. "keras.layers.")."""
+  return {name[len(prefix):]: obj for name, obj in _registry
+          if name.startswith(prefix) and "." not in name[len(prefix):]}
+

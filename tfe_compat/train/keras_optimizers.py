@@ -271,6 +271,14 @@ class OptimizerV2(optimizer_base.SlotState):
         self.apply_rule(grads, var_list, [self.iterations])
     return self.iterations
 
+  def _create_all_weights(self, var_list):
+    """Creates `iterations`, the hyperparameters and the slots of `var_list` (loading saved
+    optimizer weights needs them before `set_weights`)."""
+    with vs.name_scope(self._name):
+      _ = self.iterations
+      self._create_hypers()
+      self._create_slots(var_list)
+
   def _update_rule(self):
     return type(self)._rule, self._static()
 

@@ -13,6 +13,9 @@ class InputLayer(Layer):
   def __init__(self, input_shape=None, batch_size=None, dtype=None, input_tensor=None,
                sparse=False, name=None, **kwargs):
     batch_input_shape = kwargs.pop("batch_input_shape", None)
+    if kwargs.pop("ragged", False):
+      raise NotImplementedError("Ragged inputs are not supported by tfe_compat.")
+    kwargs.pop("optional", None)  # a later Keras's config key (files it wrote load here)
     name = name or backend.unique_object_name("input", zero_based=False)
     super().__init__(name=name, dtype=dtype or backend.floatx(), **kwargs)
     if batch_input_shape is None:

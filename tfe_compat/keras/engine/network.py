@@ -105,6 +105,22 @@ class Network(Layer):
         return layer
     raise ValueError("No such layer: " + str(name))
 
+  def get_config(self):
+    """Keras's config of a functional model (subclassed models have none, as in TF)."""
+    if not self._is_graph_network:
+      raise NotImplementedError
+    from tfe_compat.keras import saving  # pylint: disable=import-outside-toplevel  (a cycle)
+    return saving.functional_config(self)
+
+  @classmethod
+  def from_config(cls, config, custom_objects=None):
+    from tfe_compat.keras import saving  # pylint: disable=import-outside-toplevel  (a cycle)
+    return saving.functional_from_config(cls, config, custom_objects)
+
+  def to_json(self, **kwargs):
+    from tfe_compat.keras import saving  # pylint: disable=import-outside-toplevel  (a cycle)
+    return saving.to_json(self, **kwargs)
+
   def reset_states(self):
     """Resets every stateful layer; returns None (TF 1.x text generation relied on that)."""
     for layer in self.layers:

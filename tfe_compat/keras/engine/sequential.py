@@ -86,6 +86,18 @@ class Sequential(Model):
     return "multiple"
 
   def get_config(self):
-    return {"name": self.name,
-            "layers": [{"class_name": type(l).__name__, "config": l.get_config()}
-                       for l in self.layers]}
+    """{"name", "layers"}; built from an input, the first layer's config carries its shape."""
+    layers = [{"class_name": type(l).__name__, "config": l.get_config()} for l in self.layers]
+    if layers and self._symbolic_outputs and "batch_input_shape" not in layers[0]["config"]:
+      layers[0]["config"]["batch_input_shape"] = self._stack[0]._batch_input_shape  # pylint: disable=protected-access
+    return {"name": self.name, "layers": layers}
+
+  @classmethod
+  def from_config(cls, config, custom_objects=None):
+    from tfe_compat.keras import saving  # pylint: disable=import-outside-toplevel  (a cycle)
+    if isinstance(config, list):  # the older format: the list of layers alone
+      config = {"layers": config}
+    model = cls(name=config.get("name"))
+    for layer_config in config["layers"]:
+      model.add(saving.deserialize(layer_config, custom_objects))
+    return model

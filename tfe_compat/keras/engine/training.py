@@ -528,7 +528,7 @@ class Model(Network):
     """The model's outputs for one batch, as NumPy arrays."""
     return self._on_batch(PREDICT, x)
 
-  # ---- Saving (arrives with checkpoints) ----
+  # ---- Saving ----
   def save_weights(self, filepath, overwrite=True, save_format=None):
     """Saves the weights as a tf.train.Checkpoint (or HDF5 for `.h5` paths, with h5py)."""
     from tfe_compat.train import checkpoint  # pylint: disable=import-outside-toplevel
@@ -541,9 +541,10 @@ class Model(Network):
 
   def save(self, filepath, overwrite=True, include_optimizer=True, save_format=None,
            signatures=None):
-    raise NotImplementedError("Model.save(%r): saving whole models (SavedModel / HDF5 "
-                              "architecture) is not supported by tfe_compat; use "
-                              "model.save_weights and rebuild the model in code." % (filepath,))
+    """Saves the architecture, weights and compilation in one HDF5 file (TF 1.15's default
+    format; `tf.keras.models.load_model` reads it)."""
+    from tfe_compat.keras import saving  # pylint: disable=import-outside-toplevel
+    saving.save_model(self, filepath, overwrite, include_optimizer, save_format)
 
 
 def _class_sample_weights(y, class_weight):
