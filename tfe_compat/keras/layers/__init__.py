@@ -1,4 +1,5 @@
 """`tf.keras.layers`: importing this package registers every layer module's exports."""
 from tfe_compat.keras.layers import (advanced_activations, convolutional, core,  # noqa: F401
-                                     embeddings, merge, normalization, pooling, recurrent,
+                                     convolutional_recurrent, dense_attention, embeddings,
+                                     local, merge, noise, normalization, pooling, recurrent,
                                      wrappers)

@@ -13,6 +13,7 @@ from tfe_compat.eager.tape import replaying
 from tfe_compat.framework import context
 from tfe_compat.framework import dtypes
 from tfe_compat.framework import ops
+from tfe_compat.framework import tensor_shape
 from tfe_compat.framework.api import export
 from tfe_compat.framework.ops import op
 from tfe_compat.framework.tensor import Tensor
@@ -402,3 +403,42 @@ class GRUCell(_Cell):
     config = super().get_config()
     config.update(implementation=self.implementation, reset_after=self.reset_after)
     return config
+
+
+def _zero_state(batch_size, state_size, dtype):
+  """Zeros of shape [batch_size] + size for each (possibly nested) state size."""
+  if batch_size is None or dtype is None:
+    raise ValueError("batch_size and dtype cannot be None while constructing initial state: "
+                     "batch_size={}, dtype={}".format(batch_size, dtype))
+
+  def zeros(size):
+    return array_ops.zeros([batch_size] + tensor_shape.TensorShape(size).as_list(),
+                           dtype=dtype)
+
+  if isinstance(state_size, (list, tuple)):
+    return jax.tree_util.tree_map(zeros, state_size, is_leaf=lambda s: not isinstance(
+        s, (list, tuple)))
+  return zeros(state_size)
+
+
+@export("keras.layers.AbstractRNNCell")
+class AbstractRNNCell(Layer):
+  """Base class of custom RNN cells: subclasses define `call(inputs, states)` returning
+  `(output, new_states)`, and the `state_size` and `output_size` properties."""
+
+  def call(self, inputs, states):
+    raise NotImplementedError("Abstract method")
+
+  @property
+  def state_size(self):
+    raise NotImplementedError("Abstract method")
+
+  @property
+  def output_size(self):
+    raise NotImplementedError("Abstract method")
+
+  def get_initial_state(self, inputs=None, batch_size=None, dtype=None):
+    if inputs is not None:
+      batch_size = inputs.shape.as_list()[0]
+      dtype = inputs.dtype
+    return _zero_state(batch_size, self.state_size, dtype)
