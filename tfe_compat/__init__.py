@@ -20,6 +20,9 @@ from tfe_compat.ops import csv_ops  # noqa: F401  (tf.decode_csv, tf.strings.byt
 from tfe_compat.ops import linalg_structure_ops  # noqa: F401  (transposes, bands, diagonals)
 from tfe_compat.ops import image_metrics  # noqa: F401  (psnr, ssim, crop_and_resize, ...)
 from tfe_compat.ops import string_hash_ops  # noqa: F401  (hash buckets, fingerprint)
+from tfe_compat.ops import ctc_ops  # noqa: F401  (tf.nn.ctc_*)
+from tfe_compat.ops import conv_extra_ops  # noqa: F401  (conv backprops, morphology, ...)
+from tfe_compat.ops import sampled_ops  # noqa: F401  (candidate samplers, nce / sampled softmax)
 from tfe_compat import variables as _variables  # noqa: F401
 from tfe_compat import contrib_metrics, keras_metrics, keras_metrics_confusion  # noqa: F401,E501
 from tfe_compat.eager import backprop as _backprop  # noqa: F401

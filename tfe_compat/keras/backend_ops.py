@@ -10,7 +10,6 @@ import itertools
 
 import jax.numpy as jnp
 import numpy as np
-import optax
 
 from tfe_compat import nest
 from tfe_compat.framework import dtypes
@@ -18,9 +17,9 @@ from tfe_compat.framework import graph
 from tfe_compat.framework import ops
 from tfe_compat.framework.api import export
 from tfe_compat.keras import backend
-from tfe_compat.ops import (array_ops, control_flow_ops, conv_ops, functional_ops, image_ops,
-                            logging_ops, manip_ops, math_ops, matmul_cast_ops, nn_impl, nn_ops,
-                            random_ops, reduction_ops, slicing, string_ops)
+from tfe_compat.ops import (array_ops, control_flow_ops, conv_ops, ctc_ops, functional_ops,
+                            image_ops, logging_ops, manip_ops, math_ops, matmul_cast_ops,
+                            nn_impl, nn_ops, random_ops, reduction_ops, slicing, string_ops)
 
 _SPATIAL = "DHW"
 _tensor = backend._tensor  # pylint: disable=protected-access
@@ -560,16 +559,6 @@ def ctc_label_dense_to_sparse(labels, label_lengths):
                                  matmul_cast_ops.cast(array_ops.shape(labels), dtypes.int64))
 
 
-@ops.op(name="CTCLoss", differentiable=(0,))
-def _ctc_loss(logits, labels, input_length, label_length):
-  """CTC negative log-likelihood per batch element; the blank is the last class."""
-  steps, width = logits.shape[1], labels.shape[1]
-  logit_pad = (jnp.arange(steps)[None, :] >= input_length[:, None]).astype(logits.dtype)
-  label_pad = (jnp.arange(width)[None, :] >= label_length[:, None]).astype(logits.dtype)
-  loss = optax.ctc_loss(logits, logit_pad, labels, label_pad, blank_id=logits.shape[-1] - 1)
-  return loss.astype(logits.dtype)[:, None]
-
-
 @export("keras.backend.ctc_batch_cost")
 def ctc_batch_cost(y_true, y_pred, input_length, label_length):
   """CTC loss of softmax outputs y_pred (batch, time, classes) against dense labels y_true;
@@ -579,7 +568,9 @@ def ctc_batch_cost(y_true, y_pred, input_length, label_length):
   input_length = matmul_cast_ops.cast(array_ops.squeeze(input_length, axis=-1), dtypes.int32)
   labels = matmul_cast_ops.cast(y_true, dtypes.int32)
   logits = backend.log(y_pred + backend.epsilon())
-  return _ctc_loss(logits, labels, input_length, label_length)
+  loss = ctc_ops.ctc_nll(logits, labels, input_length, label_length,
+                         blank_index=backend.int_shape(y_pred)[-1] - 1)
+  return array_ops.expand_dims(loss, 1)
 
 
 @ops.op(name="CTCGreedyDecoder", jit=False)
