@@ -411,7 +411,8 @@ def test_abstract_rnn_cell_in_rnn():
   x = _det((2, 4, 3), 8)
   rnn = L.RNN(MinimalRNNCell(5), return_sequences=True)
   rnn(x)
-  assert [w.name for w in rnn.weights] == ["rnn/kernel:0", "rnn/recurrent_kernel:0"]  # TF 1.15
+  assert [w.name for w in rnn.weights] == [rnn.name + "/kernel:0",
+                                           rnn.name + "/recurrent_kernel:0"]  # TF 1.15
   _set_weights(rnn)
   np.testing.assert_allclose(rnn(x).numpy(), ABSTRACT_CELL["seq"], atol=2e-6)
   with tf.GradientTape() as tape:

@@ -116,3 +116,25 @@ def test_loads_a_model_file_written_by_tf_keras():
                              atol=2e-6)
   assert isinstance(model.optimizer, keras.optimizers.Adam)
   np.testing.assert_allclose(float(model.optimizer.learning_rate), 0.01, rtol=1e-6)
+
+
+def test_custom_layers_must_override_get_config_and_source_inputs():
+  """TF 1.15's rule: a layer with `__init__` arguments needs its own get_config to be saved."""
+  class Scaled(keras.layers.Layer):
+    def __init__(self, factor, **kwargs):
+      super().__init__(**kwargs)
+      self.factor = factor
+
+    def call(self, inputs):
+      return inputs * self.factor
+
+  with pytest.raises(NotImplementedError, match="must override `get_config`"):
+    Scaled(2.).get_config()
+  a, b = keras.Input((3,), name="a"), keras.Input((3,), name="b")
+  out = keras.layers.Dense(2)(keras.layers.Add()([a, b]))
+  assert [t.name for t in keras.utils.get_source_inputs(out)] == ["a", "b"]  # as tf_keras
+  if tf.contrib.eager.num_gpus() < 2:
+    with pytest.raises(ValueError, match="we expect the following devices to be available"):
+      keras.utils.multi_gpu_model(keras.Model([a, b], out), gpus=2)
+  with pytest.raises(ValueError, match="`gpus >= 2`"):
+    keras.utils.multi_gpu_model(keras.Model([a, b], out), gpus=1)

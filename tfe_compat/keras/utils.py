@@ -7,6 +7,7 @@ import tarfile
 import time
 import zipfile
 
+import jax
 import numpy as np
 
 from tfe_compat.framework.api import export
@@ -299,3 +300,39 @@ def deserialize_keras_object(identifier, module_objects=None, custom_objects=Non
   return _serialization.deserialize_keras_object(
       identifier, module_objects=module_objects, custom_objects=custom_objects,
       printable_module_name=printable_module_name)
+
+
+@export("keras.utils.get_source_inputs")
+def get_source_inputs(tensor, layer=None, node_index=None):
+  """The `tf.keras.Input` tensors a symbolic tensor is computed from (in visiting order)."""
+  found, seen, stack = [], set(), [tensor]
+  while stack:
+    x = stack.pop(0)
+    node = getattr(x, "node", None)
+    if node is None or node.inputs is None:  # an Input
+      if id(x) not in seen:
+        seen.add(id(x))
+        found.append(x)
+      continue
+    stack.extend(jax.tree_util.tree_leaves(node.inputs,
+                                           is_leaf=lambda t: hasattr(t, "node")))
+  return found
+
+
+@export("keras.utils.multi_gpu_model")
+def multi_gpu_model(model, gpus, cpu_merge=True, cpu_relocation=False):
+  """TF 1.15's data-parallel replication, with its checks. Replicas on JAX devices compute
+  what the model computes on the whole batch, so the model itself is returned."""
+  from tfe_compat.framework import device  # pylint: disable=import-outside-toplevel
+  count = len(gpus) if isinstance(gpus, (list, tuple)) else gpus
+  if count <= 1:
+    raise ValueError("For multi-gpu usage to be effective, call `multi_gpu_model` with "
+                     "`gpus >= 2`. Received: `gpus=%s`" % (gpus,))
+  available = device.devices_of_type("GPU")
+  if len(available) < count:
+    names = ["/cpu:0"] + ["/gpu:%d" % i for i in range(len(available))]
+    raise ValueError("To call `multi_gpu_model` with `gpus=%s`, we expect the following "
+                     "devices to be available: %s. However this machine only has: %s. Try "
+                     "reducing `gpus`." % (gpus, ["/cpu:0"] + ["/gpu:%d" % i
+                                                              for i in range(count)], names))
+  return model

@@ -392,9 +392,16 @@ class Layer:
 
   # ---- Config ----
   def get_config(self):
+    """{name, trainable, dtype (, batch_input_shape)}; as in TF, a layer whose `__init__`
+    takes more arguments must override this."""
     config = {"name": self.name, "trainable": self.trainable, "dtype": self.dtype}
     if hasattr(self, "_batch_input_shape"):
       config["batch_input_shape"] = self._batch_input_shape
+    if type(self).get_config is Layer.get_config:
+      args = inspect.getfullargspec(type(self).__init__).args
+      if [a for a in args if a not in config and a not in ("self", "dynamic")]:
+        raise NotImplementedError("Layers with arguments in `__init__` must override "
+                                  "`get_config`.")
     return config
 
   @classmethod
