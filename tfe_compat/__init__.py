@@ -34,6 +34,7 @@ from tfe_compat.keras import (backend as _keras_backend, callbacks as _callbacks
                               preprocessing as _preprocessing, utils as _keras_utils)
 from tfe_compat.keras import layers as _keras_layers  # noqa: F401
 from tfe_compat.keras import backend_ops as _keras_backend_ops  # noqa: F401
+from tfe_compat.keras import preprocessing_image as _preprocessing_image  # noqa: F401
 from tfe_compat import nn_rnn_cell as _nn_rnn_cell  # noqa: F401
 from tfe_compat.contrib import (network as _contrib_network,  # noqa: F401
                                 training as _contrib_training)
