@@ -1,4 +1,6 @@
 """Array ops and Tensor slicing against golden values from TensorFlow (checked with the oracle)."""
+import time
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -560,3 +562,19 @@ def test_permutations_partitions_stitching_histograms():
       [0, 0, 1, 2, 4, 4]
   ints = tf.histogram_fixed_width(tf.constant([1, 2, 3, 9]), [0, 10], nbins=5, dtype=tf.int64)
   assert ints.dtype == tf.int64 and ints.numpy().tolist() == [1, 2, 0, 0, 1]
+
+
+def test_unravel_index_repeat_timestamp():
+  """Golden values and messages from TF 2.21 (tf.compat.v1)."""
+  assert tf.unravel_index([5, 7], [3, 4]).numpy().tolist() == [[1, 1], [1, 3]]
+  assert tf.unravel_index(7, [3, 4]).numpy().tolist() == [1, 3]
+  with pytest.raises(tf.errors.InvalidArgumentError, match="index is out of bound as with dims"):
+    tf.unravel_index([12], [3, 4])
+  with pytest.raises(tf.errors.InvalidArgumentError, match="can only be scalar or vector"):
+    tf.unravel_index([[5, 7], [0, 11]], [3, 4])
+  assert tf.repeat([1, 2, 3], 2).numpy().tolist() == [1, 1, 2, 2, 3, 3]
+  assert tf.repeat([[1, 2], [3, 4]], [1, 2], axis=0).numpy().tolist() == [[1, 2], [3, 4],
+                                                                          [3, 4]]
+  assert tf.repeat([[1, 2], [3, 4]], 2).numpy().tolist() == [1, 1, 2, 2, 3, 3, 4, 4]
+  now = tf.timestamp()
+  assert now.dtype == tf.float64 and abs(float(now) - time.time()) < 60

@@ -7,6 +7,7 @@ Both go through `jax.debug.callback`: eagerly it runs at once; inside a traced f
 import collections
 import pprint
 import sys
+import time
 
 import jax
 import numpy as np
@@ -245,4 +246,10 @@ def Print(input_, data, message=None, first_n=None, summarize=None,  # pylint: d
 
   stage(tensors, emit)
   return array_ops.identity(input_)
+
+
+@export("timestamp")
+def timestamp(name=None):
+  """`tf.timestamp()`: seconds since the Unix epoch, as a float64 scalar."""
+  return ops.convert_to_tensor(np.float64(time.time()))
 

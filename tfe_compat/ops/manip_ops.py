@@ -238,3 +238,42 @@ def dynamic_stitch(indices, data, name=None):
 def parallel_stack(values, name="parallel_stack"):
   raise RuntimeError("tf.parallel_stack() is not compatible with eager execution.")
 
+
+@op(name="UnravelIndex")
+def _unravel_index(indices, dims):
+  """Row-major coordinates of flat `indices` in an array of shape `dims`."""
+  strides = jnp.cumprod(jnp.concatenate([jnp.ones(1, dims.dtype), dims[1:][::-1]]))[::-1]
+  return jnp.stack([(indices // strides[i]) % dims[i] for i in range(dims.shape[0])])
+
+
+@export("unravel_index")
+def unravel_index(indices, dims, name=None):
+  """`tf.unravel_index`: the coordinates of flat `indices` in an array of shape `dims`
+  (shape [len(dims)] + indices' shape), with TF's bound check."""
+  indices, dims = ops.convert_matching(indices, dims, op_name="UnravelIndex")
+  if indices._value.ndim > 1:
+    raise invalid('The indices can only be scalar or vector, got "[%s]"'
+                  % ",".join(map(str, indices._value.shape)), "UnravelIndex")
+  if not isinstance(indices._value, jax.core.Tracer):
+    flat = host(indices).reshape(-1)
+    if flat.size and (flat.min() < 0 or flat.max() >= np.prod(host(dims))):
+      raise invalid("index is out of bound as with dims", "UnravelIndex")
+  return _unravel_index(indices, dims)
+
+
+@export("repeat")
+def repeat(input, repeats, axis=None, name=None):  # pylint: disable=redefined-builtin
+  """`tf.repeat`: each element (or slice along `axis`) `repeats` times; the flattened
+  input when `axis` is None."""
+  from tfe_compat.ops import slicing  # pylint: disable=import-outside-toplevel  (a cycle)
+  input = convert_to_tensor(input)
+  counts = host(repeats).reshape(-1)
+  if axis is None:
+    input, axis = reshape(input, (-1,)), 0
+  axis = canonical_axis(scalar_int(axis), input._value.ndim)
+  size = input._value.shape[axis]
+  counts = np.broadcast_to(counts, (size,)) if counts.size == 1 else counts
+  if counts.size != size:
+    raise invalid("Dimensions must be equal, but are %d and %d" % (counts.size, size), "Repeat")
+  return slicing.gather(input, np.repeat(np.arange(size), counts).astype(np.int64), axis=axis)
+
