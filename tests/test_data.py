@@ -654,3 +654,21 @@ def test_options_are_kept_and_merged():
   assert merged.experimental_threading.private_threadpool_size == 4
   assert values(zipped.map(lambda a, b: a + b)) == [0, 2, 4]
   assert isinstance(options.experimental_threading, tf.data.experimental.ThreadingOptions)
+
+
+def test_cardinality_matches_tf():
+  """Golden cardinalities from TF 2.21 (-1 infinite, -2 unknown)."""
+  experimental = tf.data.experimental
+  r = tf.data.Dataset.range(10)
+  cases = [(r, 10), (r.repeat(), -1), (r.repeat(3), 30), (r.take(4), 4), (r.skip(4), 6),
+           (r.skip(-1), 0), (r.batch(3), 4), (r.batch(3, True), 3),
+           (r.filter(lambda x: x > 2), -2), (r.map(lambda x: x), 10),
+           (tf.data.Dataset.zip((r, r.take(3))), 3), (r.concatenate(r), 20),
+           (r.repeat().take(5), 5), (r.shuffle(3).prefetch(1).cache(), 10),
+           (tf.data.Dataset.from_tensor_slices([1, 2, 3]), 3),
+           (tf.data.Dataset.from_tensors([1, 2]), 1), (r.padded_batch(4, []), 3),
+           (tf.data.Dataset.zip((r.repeat(), r.repeat())), -1), (r.repeat().batch(2), -1),
+           (r.filter(lambda x: True).repeat(), -1)]
+  assert [int(experimental.cardinality(d)) for d, _ in cases] == [n for _, n in cases]
+  assert experimental.cardinality(r).dtype == tf.int64
+  assert (experimental.INFINITE_CARDINALITY, experimental.UNKNOWN_CARDINALITY) == (-1, -2)

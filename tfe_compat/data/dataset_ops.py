@@ -16,6 +16,7 @@ import numpy as np
 from tfe_compat.framework import context
 from tfe_compat.framework import dtypes
 from tfe_compat.framework import errors
+from tfe_compat.framework import ops
 from tfe_compat.framework import tensor_shape
 from tfe_compat.framework.api import export
 from tfe_compat.framework.tensor import Tensor
@@ -30,6 +31,11 @@ def _int(value):
   return int(np.asarray(value._value if isinstance(value, Tensor) else value))
 
 
+INFINITE, UNKNOWN = -1, -2  # tf.data.experimental.INFINITE_CARDINALITY, UNKNOWN_CARDINALITY
+export("data.experimental.INFINITE_CARDINALITY")(INFINITE)
+export("data.experimental.UNKNOWN_CARDINALITY")(UNKNOWN)
+
+
 @export("data.Dataset")
 class Dataset:
   """A sequence of elements; iterate it with `for`, `iter()` or `make_one_shot_iterator()`."""
@@ -42,6 +48,10 @@ class Dataset:
   def _index_plan(self):
     """(leaves, structure, chunks) with `chunks()` iterating index arrays, or None."""
     return None
+
+  def _cardinality(self):
+    """The number of elements: INFINITE (-1), UNKNOWN (-2) or a count, by TF's rules."""
+    return UNKNOWN
 
   def _compute_spec(self):
     """The element spec, from the first element (subclasses override when it is cheaper)."""
@@ -251,6 +261,9 @@ class _TensorSlices(Dataset):
   def _index_plan(self):
     return self._leaves, self._structure, lambda: iter([np.arange(self._size)])
 
+  def _cardinality(self):
+    return self._size
+
   def _make_iter(self):
     return rows_of_plan(self._index_plan())
 
@@ -267,6 +280,9 @@ class _Tensors(Dataset):
   def __init__(self, tensors):
     self._element = structure.element_to_numpy(tensors)
 
+  def _cardinality(self):
+    return 1
+
   def _make_iter(self):
     return iter([self._element])
 
@@ -279,6 +295,9 @@ class _Range(Dataset):
 
   def _compute_spec(self):
     return structure.TensorSpec([], dtypes.int64)
+
+  def _cardinality(self):
+    return len(self._range)
 
   def _make_iter(self):
     return (np.int64(i) for i in self._range)
@@ -295,6 +314,13 @@ class _Zip(Dataset):
 
   def _compute_spec(self):
     return structure.map_structure(lambda d: d.element_spec, self._datasets)
+
+  def _cardinality(self):
+    counts = [d._cardinality() for d in structure.flatten(self._datasets)]
+    if UNKNOWN in counts:
+      return UNKNOWN
+    finite = [n for n in counts if n != INFINITE]
+    return min(finite) if finite else INFINITE
 
   def _make_iter(self):
     iters = [d._make_iter() for d in structure.flatten(self._datasets)]
@@ -387,6 +413,12 @@ class _Concatenate(Dataset):
       return structure.TensorSpec(dims, x.dtype)
     return structure.map_structure(merge, self._first.element_spec, self._second.element_spec)
 
+  def _cardinality(self):
+    counts = self._first._cardinality(), self._second._cardinality()
+    if INFINITE in counts:
+      return INFINITE
+    return UNKNOWN if UNKNOWN in counts else sum(counts)
+
   def _make_iter(self):
     return itertools.chain(self._first._make_iter(), self._second._make_iter())
 
@@ -410,6 +442,9 @@ class _WithOptions(Dataset):
 
   def _index_plan(self):
     return self._input._index_plan()
+
+  def _cardinality(self):
+    return self._input._cardinality()
 
   def _make_iter(self):
     return self._input._make_iter()
@@ -450,6 +485,14 @@ class _Repeat(Dataset):
     leaves, struct, chunks = plan
     return leaves, struct, lambda: itertools.chain.from_iterable(
         chunks() for _ in self._epochs())
+
+  def _cardinality(self):
+    n = self._input._cardinality()
+    if self._count < 0:
+      return 0 if n == 0 else INFINITE
+    if self._count == 0:
+      return 0
+    return n if n in (INFINITE, UNKNOWN) else n * self._count
 
   def _make_iter(self):
     plan = self._index_plan()
@@ -492,6 +535,14 @@ class _Slice(Dataset):
 
 class _Take(_Slice):
 
+  def _cardinality(self):
+    n = self._input._cardinality()
+    if n == UNKNOWN:
+      return UNKNOWN
+    if n == INFINITE:
+      return INFINITE if self._count < 0 else self._count
+    return n if self._count < 0 else min(n, self._count)
+
   @staticmethod
   def _rows(rows, count):
     if count < 0:
@@ -517,6 +568,12 @@ class _Take(_Slice):
 
 
 class _Skip(_Slice):
+
+  def _cardinality(self):
+    n = self._input._cardinality()
+    if n in (INFINITE, UNKNOWN):
+      return n
+    return 0 if self._count < 0 else max(0, n - self._count)
 
   @staticmethod
   def _rows(rows, count):
@@ -548,3 +605,11 @@ def shuffle_seeds(seed):
 
 from tfe_compat.data import map_ops as _m  # noqa: E402  (they subclass Dataset)
 from tfe_compat.data import transformations as _t  # noqa: E402
+
+
+@export("data.experimental.cardinality")
+def cardinality(dataset):
+  """The dataset's number of elements as an int64 Tensor: INFINITE_CARDINALITY (-1),
+  UNKNOWN_CARDINALITY (-2) when it depends on the data (filter, generators, files)."""
+  return ops.convert_to_tensor(np.int64(dataset._cardinality()))
+

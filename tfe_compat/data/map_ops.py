@@ -113,6 +113,9 @@ class Map(Dataset):
     self._input, self._fn = dataset, dataset_function(map_func)
     self._workers = _workers(num_parallel_calls)
 
+  def _cardinality(self):
+    return self._input._cardinality()
+
   def _make_iter(self):
     if self._workers == 1:
       return (_mapped(self._fn, e) for e in self._input._make_iter())

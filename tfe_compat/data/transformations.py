@@ -82,6 +82,9 @@ class Shuffle(Dataset):
         return
       yield chunk
 
+  def _cardinality(self):
+    return self._input._cardinality()
+
   def _make_iter(self):
     plan = self._index_plan()
     if plan is not None:
@@ -127,6 +130,12 @@ def _batch_spec(spec, batch_size, drop_remainder, shapes=None):
   return structure.pack_as(spec, [one(i, s) for i, s in enumerate(structure.flatten(spec))])
 
 
+def _batches_count(n, size, drop_remainder):
+  if n in (dataset_ops.INFINITE, dataset_ops.UNKNOWN):
+    return n
+  return n // size + (0 if n % size == 0 or drop_remainder else 1)
+
+
 class Batch(Dataset):
   def __init__(self, dataset, batch_size, drop_remainder):
     if batch_size <= 0:
@@ -135,6 +144,9 @@ class Batch(Dataset):
 
   def _compute_spec(self):
     return _batch_spec(self._input.element_spec, self._batch_size, self._drop)
+
+  def _cardinality(self):
+    return _batches_count(self._input._cardinality(), self._batch_size, self._drop)
 
   def _make_iter(self):
     plan = self._input._index_plan()
@@ -206,6 +218,9 @@ class PaddedBatch(Dataset):
     shapes = self._shapes if self._shapes is not None else structure.map_structure(
         lambda s: tensor_shape.TensorShape([None] * s.shape.ndims), spec)
     return _batch_spec(spec, self._batch_size, self._drop, shapes)
+
+  def _cardinality(self):
+    return _batches_count(self._input._cardinality(), self._batch_size, self._drop)
 
   def _make_iter(self):
     for elements in _batches(self._input._make_iter(), self._batch_size):
@@ -280,6 +295,9 @@ class Prefetch(Dataset):
   def _compute_spec(self):
     return self._input.element_spec
 
+  def _cardinality(self):
+    return self._input._cardinality()
+
   def _make_iter(self):
     if self._size <= 0:
       return self._input._make_iter()
@@ -330,6 +348,9 @@ class Cache(Dataset):
 
   def _compute_spec(self):
     return self._input.element_spec
+
+  def _cardinality(self):
+    return self._input._cardinality()
 
   def _make_iter(self):
     if self._elements is not None:
