@@ -429,3 +429,23 @@ def test_pinv_matrix_rank_normalize_matvec():
   assert tf.linalg.matvec([[1., 2.], [3., 4.]], [1., 1.]).numpy().tolist() == [3., 7.]
   assert tf.linalg.matvec([[[1., 2.], [3., 4.]]], [[1., 2.]],
                           transpose_a=True).numpy().tolist() == [[7., 10.]]
+
+
+def test_lu_family():
+  """Golden values and errors from TF 2.21 (TF registers no gradient for Lu)."""
+  a = np.array([[1., 2., 3.], [4., 5., 6.], [7., 8., 10.]], np.float32)
+  factors = tf.linalg.lu(a)
+  assert factors._fields == ("lu", "p") and factors.p.dtype == tf.int32
+  np.testing.assert_allclose(factors.lu.numpy(), [[7., 8., 10.], [0.142857, 0.857143, 1.571429],
+                                                  [0.571429, 0.5, -0.5]], atol=1e-5)
+  assert factors.p.numpy().tolist() == [2, 0, 1]
+  assert tf.linalg.lu(a, output_idx_type=tf.int64).p.dtype == tf.int64
+  assert tf.linalg.lu(np.stack([a, a.T])).p.numpy().tolist() == [[2, 0, 1], [2, 0, 1]]
+  np.testing.assert_allclose(tf.linalg.lu_reconstruct(*factors).numpy(), a, atol=1e-5)
+  np.testing.assert_allclose(tf.linalg.lu_matrix_inverse(*factors).numpy(),
+                             [[-0.66667, -1.33333, 1.], [-0.66667, 3.66667, -2.], [1., -2., 1.]],
+                             atol=1e-4)
+  np.testing.assert_allclose(tf.linalg.lu_solve(factors.lu, factors.p, [[1.], [2.], [3.]]),
+                             [[-0.33333], [0.66667], [0.]], atol=1e-4)
+  with pytest.raises(tf.errors.InvalidArgumentError, match="Input is not invertible"):
+    tf.linalg.lu([[1., 2.], [2., 4.]])

@@ -465,3 +465,70 @@ def normalize(tensor, ord="euclidean", axis=None, name=None):  # pylint: disable
   length = norm(tensor, ord=ord, axis=axis, keepdims=True)
   return tensor / length, length
 
+
+
+# ---- LU ----
+Lu = collections.namedtuple("Lu", ["lu", "p"])
+
+
+@op(name="Lu", differentiable=False)  # TF registers no gradient for Lu
+def _lu(x, *, index_dtype):
+  lu, _, perm = lax.linalg.lu(x)
+  return lu, perm.astype(index_dtype)
+
+
+@export("linalg.lu")
+def lu(input, output_idx_type=dtypes.int32, name=None):  # pylint: disable=redefined-builtin
+  """`tf.linalg.lu`: (packed L and U with unit-diagonal L, row permutation p), P A = L U;
+  InvalidArgumentError when a matrix is singular."""
+  x = _matrix(ops.convert_to_tensor(input), "Lu")
+  packed, perm = _lu(x, index_dtype=dtypes.as_dtype(output_idx_type).as_numpy_dtype)
+  if not isinstance(packed._value, jax.core.Tracer):
+    diagonal = jnp.diagonal(packed._value, axis1=-2, axis2=-1)
+    if bool(jnp.any(diagonal == 0)):
+      raise _invalid("Input is not invertible.", "Lu")
+  return Lu(packed, perm)
+
+
+def _lu_factors(lower_upper):
+  eye = jnp.eye(lower_upper.shape[-1], dtype=lower_upper.dtype)
+  return jnp.tril(lower_upper, -1) + eye, jnp.triu(lower_upper)
+
+
+@op(name="LuReconstruct")
+def _lu_reconstruct(lower_upper, perm):
+  lower, upper = _lu_factors(lower_upper)
+  product = lower @ upper
+  inverse = jnp.argsort(perm, axis=-1)
+  return jnp.take_along_axis(product, inverse[..., None], axis=-2)
+
+
+@export("linalg.lu_reconstruct")
+def lu_reconstruct(lower_upper, perm, validate_args=False, name=None):
+  """The matrix `lu` factored: P^T L U."""
+  return _lu_reconstruct(ops.convert_to_tensor(lower_upper), ops.convert_to_tensor(perm))
+
+
+@op(name="LuSolve")
+def _lu_solve(lower_upper, perm, rhs):
+  lower, upper = _lu_factors(lower_upper)
+  permuted = jnp.take_along_axis(rhs, jnp.broadcast_to(perm[..., None], perm.shape + (
+      rhs.shape[-1],)), axis=-2)
+  y = jax.scipy.linalg.solve_triangular(lower, permuted, lower=True, unit_diagonal=True)
+  return jax.scipy.linalg.solve_triangular(upper, y, lower=False)
+
+
+@export("linalg.lu_solve")
+def lu_solve(lower_upper, perm, rhs, validate_args=False, name=None):
+  """The solution X of A X = rhs from `lu`'s factors of A."""
+  lower_upper, rhs = ops.convert_matching(lower_upper, rhs, op_name="LuSolve")
+  return _lu_solve(lower_upper, ops.convert_to_tensor(perm), rhs)
+
+
+@export("linalg.lu_matrix_inverse")
+def lu_matrix_inverse(lower_upper, perm, validate_args=False, name=None):
+  """The inverse of A from `lu`'s factors of A."""
+  lower_upper = ops.convert_to_tensor(lower_upper)
+  shape = lower_upper._value.shape
+  eye = jnp.broadcast_to(jnp.eye(shape[-1], dtype=lower_upper._value.dtype), shape)
+  return lu_solve(lower_upper, perm, ops.convert_to_tensor(eye))
