@@ -341,3 +341,16 @@ def test_sparse_to_dense():
   with pytest.raises(err, match=r"indices\[0\] = \[6\] is out of bounds: need 0 <= index < "
                                 r"\[5\] \[Op:SparseToDense\]"):
     tf.sparse_to_dense([6], [5], 7)
+
+
+def test_indexed_slices_convert_and_mask():
+  """tf.IndexedSlices as TF 2.21 shows, converts (repeated rows summed) and masks it."""
+  rows = tf.IndexedSlices(tf.constant([[1., 2.], [3., 4.], [5., 6.]]), tf.constant([0, 2, 0]),
+                          tf.constant([3, 2]))
+  assert rows.shape == (3, 2) and rows.dtype == tf.float32
+  assert tf.convert_to_tensor(rows).numpy().tolist() == [[6., 8.], [0., 0.], [3., 4.]]
+  kept = tf.sparse.mask(rows, [2])
+  assert isinstance(kept, tf.IndexedSlices)
+  assert kept.indices.numpy().tolist() == [0, 0]
+  assert kept.values.numpy().tolist() == [[1., 2.], [5., 6.]]
+  assert repr(kept).startswith("IndexedSlices(indices=tf.Tensor([0 0], shape=(2,), dtype=int32)")

@@ -18,7 +18,7 @@ from tfe_compat.framework import dtypes
 from tfe_compat.framework import errors
 from tfe_compat.framework import tensor_shape
 from tfe_compat.framework.api import export
-from tfe_compat.framework.ops import convert_to_tensor, op
+from tfe_compat.framework.ops import convert_to_tensor, op, register_tensor_conversion_function
 from tfe_compat.framework.tensor import Tensor
 
 
@@ -487,3 +487,43 @@ def reduce_join(inputs, axis=None, keep_dims=None, separator="", name=None,
   if keep:
     out = out.reshape([1 if a in axes else data.shape[a] for a in range(rank)])
   return _string_tensor(out)
+
+
+@export("IndexedSlices")
+class IndexedSlices:
+  """`tf.IndexedSlices`: the rows `indices` of a dense Tensor of `dense_shape` hold `values`
+  (tfe_compat's gradients are dense; this is for code that builds or checks them)."""
+
+  def __init__(self, values, indices, dense_shape=None):
+    self._values = convert_to_tensor(values)
+    self._indices = convert_to_tensor(indices)
+    self._dense_shape = None if dense_shape is None else convert_to_tensor(dense_shape)
+
+  values = property(lambda self: self._values)
+  indices = property(lambda self: self._indices)
+  dense_shape = property(lambda self: self._dense_shape)
+  dtype = property(lambda self: self._values.dtype)
+  shape = property(lambda self: self._values.shape if self._dense_shape is None else
+                   tensor_shape.TensorShape(np.asarray(self._dense_shape._value).tolist()))
+
+  def __repr__(self):
+    return "IndexedSlices(indices=%s, values=%s%s)" % (
+        self._indices, self._values,
+        "" if self._dense_shape is None else ", dense_shape=%s" % self._dense_shape)
+
+
+@op(name="UnsortedSegmentSum")
+def _rows_sum(values, indices, *, rows):
+  return jnp.zeros((rows,) + values.shape[1:], values.dtype).at[indices].add(values)
+
+
+def _indexed_slices_to_tensor(value, dtype=None, name=None, as_ref=False):
+  """An IndexedSlices as the dense Tensor it describes (repeated rows summed, as TF)."""
+  if value.dense_shape is None:
+    raise ValueError("Tensor conversion requested for IndexedSlices without dense_shape: %s"
+                     % (value,))
+  rows = int(np.asarray(value.dense_shape._value)[0])
+  return _rows_sum(value.values, value.indices, rows=rows)
+
+
+register_tensor_conversion_function(IndexedSlices, _indexed_slices_to_tensor)
