@@ -4,6 +4,7 @@ Expected values were checked against TensorFlow (tf.compat.v1 with v2 tensorshap
 """
 import os
 import pickle
+import threading
 
 import numpy as np
 import pytest
@@ -339,3 +340,32 @@ def test_graph_collections_and_eager_no_op_scopes():
   traced(tf.constant(1.))
   traced(tf.constant(2.))  # the eager first call, then the trace
   assert seen[0] == 1. and seen[-1] is None
+
+
+def test_queue_pipelines_raise_tfs_eager_errors_and_coordinator_works():
+  """The queue-based input APIs raise what TF 2.21's tf.compat.v1 raises under eager."""
+  message = "Input pipelines based on Queues are not supported when eager execution is enabled"
+  with pytest.raises(ValueError, match=message):
+    tf.train.shuffle_batch([tf.constant(1)], 2, 10, 2)
+  with pytest.raises(RuntimeError, match=message):
+    tf.train.string_input_producer(["a"])
+  with pytest.raises(RuntimeError, match="Queues are not compatible with eager execution"):
+    tf.train.start_queue_runners()
+  with pytest.raises(RuntimeError, match="Supervisors are incompatible with eager execution"):
+    tf.train.Supervisor()
+  coord = tf.train.Coordinator()
+
+  def worker(i):
+    with coord.stop_on_exception():
+      while not coord.should_stop():
+        if i == 1:
+          raise ValueError("boom")
+  threads = [threading.Thread(target=worker, args=(i,)) for i in range(3)]
+  for t in threads:
+    t.start()
+  with pytest.raises(ValueError, match="boom"):
+    coord.join(threads)
+  assert coord.should_stop() and coord.joined
+  clean = tf.train.Coordinator()
+  clean.request_stop(tf.errors.OutOfRangeError(None, None, "end"))  # a clean stop
+  clean.join([])

@@ -487,3 +487,17 @@ def test_keras_tensorboard_callback(tmp_path):
   batches.on_train_end()
   assert scalars(tmp_path / "batches", "batch_loss") == [(0, 0.0), (1, 1.0), (2, 2.0)]
   assert scalars(tmp_path / "batches", "epoch_loss") == [(24, 1.0)]  # step: samples seen
+
+
+def test_summary_iterator_reads_event_files(tmp_path):
+  writer = summary.create_file_writer(str(tmp_path))
+  with writer.as_default(), summary.always_record_summaries():
+    summary.scalar("loss", 0.5, step=3)
+  writer.flush()
+  (path,) = [str(p) for p in tmp_path.iterdir() if p.name.startswith("events.out")]
+  events = list(tf.train.summary_iterator(path))
+  assert events[0].file_version == "brain.Event:2"
+  assert [(e.step, [(v.tag, v.simple_value) for v in e.summary.value]) for e in events[1:]] == \
+      [(3, [("loss", 0.5)])]
+  with pytest.raises(tf.errors.NotFoundError, match="No such file or directory"):
+    list(tf.train.summary_iterator(str(tmp_path / "missing")))

@@ -225,3 +225,11 @@ def merge_all(key="summaries", scope=None, name=None):
 def merge(inputs, collections=None, name=None):
   raise RuntimeError("Merging tf.summary.* ops is not compatible with eager execution. "
                      "Use tf.contrib.summary instead.")
+
+
+@export("train.summary_iterator")
+def summary_iterator(path):
+  """The `Event` protos of an event file, in order (TFRecord-framed, as TensorBoard reads)."""
+  from tfe_compat.data import tfrecord  # pylint: disable=import-outside-toplevel
+  for record in tfrecord.tf_record_iterator(path):
+    yield event_pb2.Event.FromString(record)

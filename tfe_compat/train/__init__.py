@@ -11,3 +11,4 @@ from tfe_compat.train import schedules  # noqa: F401
 from tfe_compat.train import training_util  # noqa: F401
 from tfe_compat.train import checkpoint, checkpoint_management, saver  # noqa: F401,E501
 from tfe_compat.train import moving_averages  # noqa: F401
+from tfe_compat.train import queue_inputs  # noqa: F401
