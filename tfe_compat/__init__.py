@@ -24,6 +24,8 @@ from tfe_compat.ops import ctc_ops  # noqa: F401  (tf.nn.ctc_*)
 from tfe_compat.ops import conv_extra_ops  # noqa: F401  (conv backprops, morphology, ...)
 from tfe_compat.ops import sampled_ops  # noqa: F401  (candidate samplers, nce / sampled softmax)
 from tfe_compat.ops import sparse_ops, sparse_math_ops  # noqa: F401  (tf.sparse, tf.sparse_*)
+from tfe_compat.ops import image_boxes  # noqa: F401  (NMS variants, glimpses, JPEG quality)
+from tfe_compat.ops import linear_operator  # noqa: F401  (tf.linalg.LinearOperator*)
 from tfe_compat import variables as _variables  # noqa: F401
 from tfe_compat import contrib_metrics, keras_metrics, keras_metrics_confusion  # noqa: F401,E501
 from tfe_compat.eager import backprop as _backprop  # noqa: F401
