@@ -1217,3 +1217,21 @@ def test_out_of_range_labels_under_tracing_give_nan():
   out = np.asarray(loss(jnp.array([1, 10, -1], jnp.int32), jnp.zeros((3, 10), jnp.float32)))
   np.testing.assert_allclose(out[0], np.log(10.), rtol=1e-6)
   assert np.isnan(out[1:]).all()
+
+
+def test_conv2d_backprop_input_explicit_padding():
+  """Explicit paddings (a list, or "EXPLICIT" with explicit_paddings): TF 2.21's values."""
+  rng = np.random.default_rng(0)
+  w = rng.standard_normal((3, 3, 2, 4)).astype(np.float32)
+  dy = rng.standard_normal((1, 4, 4, 4)).astype(np.float32)
+  out = tf.nn.conv2d_backprop_input([1, 5, 6, 2], w, dy, strides=[1, 1, 2, 1],
+                                    padding=[[0, 0], [1, 0], [2, 1], [0, 0]])
+  assert out.shape == (1, 5, 6, 2)
+  np.testing.assert_allclose(out.numpy()[0, 0, :, 0], [-1.4605, 2.4554, 6.0142, 0.5644, -7.4781,
+                                                       -0.419], atol=1e-4)
+  np.testing.assert_allclose(out.numpy()[0, 4, :, 0], [-3.7994, 0.92, -4.8328, 0.0962, -0.0964,
+                                                       0.4018], atol=1e-4)
+  same = tf.nn.conv2d_backprop_input([1, 5, 6, 2], w, dy, strides=[1, 1, 2, 1],
+                                     padding="EXPLICIT",
+                                     explicit_paddings=[0, 0, 1, 0, 2, 1, 0, 0])
+  np.testing.assert_array_equal(same.numpy(), out.numpy())

@@ -325,9 +325,7 @@ def _transpose_plan(op_name, n, y_shape, w_shape, output_shape, strides, padding
   first = _channels_first(data_format, n, op_name)
   strides = _sequence(strides, n, first, "strides", op_name)
   dilations = _sequence(dilations, n, first, "dilations", op_name)
-  if padding not in ("SAME", "VALID"):
-    _fail("Value for attr 'padding' of \"%s\" is not in the list of allowed values: \"SAME\", "
-          "\"VALID\"" % (padding,), op_name)
+  explicit = None if padding in ("SAME", "VALID") else _padding(padding, n, first, op_name)
   if len(y_shape) != n + 2 or len(w_shape) != n + 2 or len(output_shape) != n + 2:
     raise ValueError("%s expects a rank-%d input, filter and output_shape, got %s, %s and %s"
                      % (op_name, n + 2, list(y_shape), list(w_shape), list(output_shape)))
@@ -344,13 +342,19 @@ def _transpose_plan(op_name, n, y_shape, w_shape, output_shape, strides, padding
   for i in range(n):
     eff = (w_shape[i] - 1) * dilations[i] + 1
     size, out, s = o_spatial[i], y_spatial[i], strides[i]
-    expected = -(-size // s) if padding == "SAME" else (size - eff + s) // s
+    if explicit:
+      expected = (size + sum(explicit[i]) - eff) // s + 1
+    else:
+      expected = -(-size // s) if padding == "SAME" else (size - eff + s) // s
     if expected != out:
       _fail(prefix + "Size of out_backprop doesn't match computed: actual = %d, computed = %d "
             "spatial_dim: %d input: %d filter: %d output: %d stride: %d dilation: %d"
             % (out, expected, i + (2 if first else 1), size, w_shape[i], out, s,
                dilations[i]), op_name)
-    before = max((out - 1) * s + eff - size, 0) // 2 if padding == "SAME" else 0
+    if explicit:
+      before = explicit[i][0]
+    else:
+      before = max((out - 1) * s + eff - size, 0) // 2 if padding == "SAME" else 0
     lo = eff - 1 - before
     pads.append((lo, size + eff - 2 - (out - 1) * s - lo))
   lhs, spatial = _layout(n, first)
@@ -363,7 +367,7 @@ def _transpose(n, value, filters, output_shape, strides, padding, data_format, d
   y, w = ops.convert_matching(value, filters, op_name=op_name)
   plan = _transpose_plan(op_name, n, y._value.shape, w._value.shape,
                          tuple(int(d) for d in _hashable(output_shape)), _hashable(strides),
-                         padding, _hashable(dilations), data_format)
+                         _hashable(padding), _hashable(dilations), data_format)
   return op_fn(y, w, plan=plan)
 
 
@@ -378,10 +382,14 @@ def conv2d_transpose(value=None, filter=None, output_shape=None, strides=None, p
 
 @export("nn.conv2d_backprop_input")
 def conv2d_backprop_input(input_sizes, filter=None, out_backprop=None, strides=None,
-                          padding=None, use_cudnn_on_gpu=True, data_format="NHWC",
-                          dilations=[1, 1, 1, 1], name=None, filters=None):
-  """The Conv2DBackpropInput op: conv2d_transpose with `input_sizes` as the output shape."""
+                          padding=None, use_cudnn_on_gpu=True, explicit_paddings=[],
+                          data_format="NHWC", dilations=[1, 1, 1, 1], name=None, filters=None):
+  """The Conv2DBackpropInput op: conv2d_transpose with `input_sizes` as the output shape
+  (`padding="EXPLICIT"` takes `explicit_paddings`, 4 [before, after] pairs)."""
   filter = _lookup("filters", filters, "filter", filter)
+  if padding == "EXPLICIT":
+    flat = [int(p) for p in explicit_paddings]
+    padding = [flat[i:i + 2] for i in range(0, len(flat), 2)]
   return _transpose(2, out_backprop, filter, input_sizes, strides, padding, data_format,
                     dilations)
 
