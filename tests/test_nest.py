@@ -345,3 +345,12 @@ def test_sparse_tensors_and_expand_composites():
                          "type=list str=[1, 2, 3]", "list"), ".", "[., ., .]")):
     nest.assert_same_structure(sp, [1, 2, 3], expand_composites=True)
   nest.assert_same_structure(sp, tf.SparseTensor([[0]], [3.0], [2]), expand_composites=True)
+
+
+def test_contrib_framework_nest_is_tf_nest():
+  """TF 1.x code reaches the same functions as tf.contrib.framework.nest."""
+  nest = tf.contrib.framework.nest
+  assert nest.flatten({"a": (1, 2), "b": 3}) == [1, 2, 3]
+  assert nest.map_structure(lambda x: x * 2, [1, (2, 3)]) == [2, (4, 6)]
+  assert nest.is_sequence((1,)) and not nest.is_sequence(1)
+  assert nest.pack_sequence_as((0, [0]), [5, 6]) == (5, [6])

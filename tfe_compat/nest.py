@@ -30,7 +30,8 @@ def _is_namedtuple(value):
           all(isinstance(f, (str, bytes)) for f in fields))
 
 
-@_export("nest.is_nested")
+@_export("nest.is_nested", "contrib.framework.nest.is_nested",
+         "contrib.framework.nest.is_sequence")
 def is_nested(seq):
   """True for the structures nest descends into (see the module docstring)."""
   if type(seq) in _NESTED_TYPES:
@@ -113,7 +114,7 @@ def _flatten(structure, is_nested_fn, out):
   return out
 
 
-@_export("nest.flatten")
+@_export("nest.flatten", "contrib.framework.nest.flatten")
 def flatten(structure, expand_composites=False):
   """The atoms of `structure` as a flat list (dict values in sorted key order)."""
   return _flatten(structure, _nested_fn(expand_composites), [])
@@ -194,7 +195,7 @@ class _Dot:
   __str__ = __repr__
 
 
-@_export("nest.assert_same_structure")
+@_export("nest.assert_same_structure", "contrib.framework.nest.assert_same_structure")
 def assert_same_structure(nest1, nest2, check_types=True, expand_composites=False):
   """Raises ValueError (or TypeError for differing sequence types) unless the two nests
   have the same structure."""
@@ -230,7 +231,7 @@ def _pack(structure, flat, index, is_nested_fn):
   return index, packed
 
 
-@_export("nest.pack_sequence_as")
+@_export("nest.pack_sequence_as", "contrib.framework.nest.pack_sequence_as")
 def pack_sequence_as(structure, flat_sequence, expand_composites=False):
   """`structure` rebuilt with the atoms of the flat sequence `flat_sequence`, in order."""
   is_nested_fn = _nested_fn(expand_composites)
@@ -258,7 +259,7 @@ def pack_sequence_as(structure, flat_sequence, expand_composites=False):
   return _sequence_like(structure, packed)
 
 
-@_export("nest.map_structure")
+@_export("nest.map_structure", "contrib.framework.nest.map_structure")
 def map_structure(func, *structure, **kwargs):
   """Applies `func` to the atoms at the same place in each structure (which must match;
   keyword arguments: `check_types=True`, `expand_composites=False`)."""
