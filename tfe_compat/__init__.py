@@ -39,7 +39,9 @@ from tfe_compat.keras import layers as _keras_layers  # noqa: F401
 from tfe_compat.keras import backend_ops as _keras_backend_ops  # noqa: F401
 from tfe_compat.keras import preprocessing_image as _preprocessing_image  # noqa: F401
 from tfe_compat import nn_rnn_cell as _nn_rnn_cell  # noqa: F401
-from tfe_compat.contrib import (network as _contrib_network,  # noqa: F401
+from tfe_compat.contrib import (contrib_extra as _contrib_extra,  # noqa: F401
+                                layers_ops as _contrib_layers, network as _contrib_network,
+                                rnn_extra as _contrib_rnn_extra,
                                 training as _contrib_training)
 from tfe_compat import layers as _tf_layers  # noqa: F401
 from tfe_compat.keras.engine import (input_layer as _input_layer,  # noqa: F401
