@@ -11,19 +11,15 @@ import numpy as np
 
 from tfe_compat.framework import context
 from tfe_compat.framework import dtypes
-from tfe_compat.framework import errors
 from tfe_compat.framework import ops
 from tfe_compat.framework.api import export
 from tfe_compat.framework.ops import op
 from tfe_compat.framework.tensor import Tensor
 from tfe_compat.ops import nn_impl
+from tfe_compat.ops.array_ops import invalid
 from tfe_compat.ops.string_ops import SparseTensor
 
 _FLT_MAX = float(np.finfo(np.float32).max)
-
-
-def _fail(message, op_name):
-  raise errors.invalid_argument("%s [Op:%s]" % (message, op_name))
 
 
 def _concrete(tensor, what):
@@ -92,15 +88,15 @@ def _candidate_sampler(op_name, kind, true_classes, num_true, num_sampled, uniqu
   num_true, num_sampled, range_max = int(num_true), int(num_sampled), int(range_max)
   classes = _concrete(true_classes, op_name)
   if classes.ndim != 2:
-    _fail("true_classes must be a matrix", op_name)
+    raise invalid("true_classes must be a matrix", op_name)
   if classes.shape[1] != num_true:
-    _fail("true_classes must have num_true columns, expected: %d was: %d"
+    raise invalid("true_classes must have num_true columns, expected: %d was: %d"
           % (classes.shape[1], num_true), op_name)
   if unique and num_sampled > range_max:
-    _fail("Sampler's range is too small.", op_name)
+    raise invalid("Sampler's range is too small.", op_name)
   bad = classes[(classes < 0) | (classes >= range_max)]
   if bad.size:
-    _fail("`true_candidate` out of range [0, %d), received %d" % (range_max, bad[0]), op_name)
+    raise invalid("`true_candidate` out of range [0, %d), received %d" % (range_max, bad[0]), op_name)
   op_seed = context.get_seed(seed)[1]
   if kind == "learned":
     key = learned_key + (unique, context.get_seed(op_seed) if op_seed is not None else None)
@@ -159,7 +155,7 @@ def _read_vocab(vocab_file):
     try:
       weights.append(float(line.split(",")[-1]))
     except ValueError:
-      _fail("Wrong vocabulary format at line: %s" % line, "FixedUnigramCandidateSampler")
+      raise invalid("Wrong vocabulary format at line: %s" % line, "FixedUnigramCandidateSampler")
   return weights
 
 
@@ -170,9 +166,9 @@ def fixed_unigram_candidate_sampler(true_classes, num_true, num_sampled, unique,
   """Samples by given unigram weights (`unigrams` or a CSV `vocab_file`) raised to `distortion`."""
   op_name = "FixedUnigramCandidateSampler"
   if not vocab_file and not len(unigrams):
-    _fail("Must provide either vocab_file or unigrams.", op_name)
+    raise invalid("Must provide either vocab_file or unigrams.", op_name)
   if vocab_file and len(unigrams):
-    _fail("Must only provide one of vocab_file and unigrams.", op_name)
+    raise invalid("Must only provide one of vocab_file and unigrams.", op_name)
   raw = _read_vocab(vocab_file) if vocab_file else [float(u) for u in unigrams]
   num_shards, shard = int(num_shards), int(shard)
   weights = [np.float32(0.0)] * len([i for i in range(int(num_reserved_ids))
@@ -181,7 +177,7 @@ def fixed_unigram_candidate_sampler(true_classes, num_true, num_sampled, unique,
     if word_id % num_shards == shard:
       weights.append(np.power(np.float32(w), np.float32(distortion)))
   if int(range_max) != len(weights):
-    _fail("range is %d must be equal to weights size  %d" % (int(range_max), len(weights)),
+    raise invalid("range is %d must be equal to weights size  %d" % (int(range_max), len(weights)),
           op_name)
   return _candidate_sampler(op_name, "unigram", true_classes, num_true, num_sampled, unique,
                             range_max, seed, weights=np.array(weights, np.float32))
@@ -201,9 +197,9 @@ def compute_accidental_hits(true_classes, sampled_candidates, num_true, seed=Non
   true_classes = _concrete(ops.convert_to_tensor(true_classes, dtypes.int64), op_name)
   sampled = _concrete(ops.convert_to_tensor(sampled_candidates, dtypes.int64), op_name)
   if true_classes.ndim != 2 or true_classes.shape[1] != int(num_true):
-    _fail("true_candidates must be a batch_size * num_true matrix", op_name)
+    raise invalid("true_candidates must be a batch_size * num_true matrix", op_name)
   if sampled.ndim != 1:
-    _fail("sampled_candidates must be a vector, which is typically an output from "
+    raise invalid("sampled_candidates must be a vector, which is typically an output from "
           "CandidateSampler", op_name)
   position = {int(c): j for j, c in enumerate(sampled)}  # the last position of a repeat
   hits = [(i, position[int(c)]) for i, row in enumerate(true_classes) for c in row

@@ -9,10 +9,10 @@ from tfe_compat.framework import dtypes
 from tfe_compat.framework import ops
 from tfe_compat.framework.api import export
 from tfe_compat.framework.ops import op
+from tfe_compat.ops.array_ops import invalid
 from tfe_compat.ops.matmul_cast_ops import matmul as _dense_matmul
 from tfe_compat.ops.sparse_ops import _axes
 from tfe_compat.ops.sparse_ops import _host
-from tfe_compat.ops.sparse_ops import _invalid
 from tfe_compat.ops.sparse_ops import _parts
 from tfe_compat.ops.sparse_ops import _positions
 from tfe_compat.ops.sparse_ops import _row_major
@@ -38,14 +38,14 @@ def sparse_dense_matmul(sp_a, b, adjoint_a=False, adjoint_b=False, name=None):
   sp_a, indices, shape = _parts(sp_a, "sparse_dense_matmul")
   values, b = ops.convert_matching(sp_a.values, b, op_name="SparseTensorDenseMatMul")
   if len(shape) != 2:
-    raise _invalid("Tensor 'a_shape' is not a vector of length 2", "SparseTensorDenseMatMul")
+    raise invalid("Tensor 'a_shape' is not a vector of length 2", "SparseTensorDenseMatMul")
   if b.shape.ndims != 2:
-    raise _invalid("Tensor 'b' is not a matrix", "SparseTensorDenseMatMul")
+    raise invalid("Tensor 'b' is not a matrix", "SparseTensorDenseMatMul")
   a_rows, a_inner = (shape[1], shape[0]) if adjoint_a else (shape[0], shape[1])
   b_dims = b.shape.as_list()
   b_inner = b_dims[1] if adjoint_b else b_dims[0]
   if a_inner != b_inner:
-    raise _invalid("Cannot multiply A and B because inner dimension does not match: %d vs. %d."
+    raise invalid("Cannot multiply A and B because inner dimension does not match: %d vs. %d."
                    "  Did you forget a transpose?  Dimensions of A: [%d, %d).  Dimensions of "
                    "B: %s" % (a_inner, b_inner, shape[0], shape[1], _shape_text(b_dims)),
                    "SparseTensorDenseMatMul")
@@ -156,7 +156,7 @@ def softmax(sp_input, name=None):
   output values follow row-major order)."""
   sp_input, indices, shape = _parts(sp_input, "softmax")
   if len(shape) < 2:
-    raise _invalid("Input should have rank >= 2, but received shape: %s"
+    raise invalid("Input should have rank >= 2, but received shape: %s"
                    % " ".join(str(d) for d in shape), "SparseSoftmax")
   perm = _row_major(indices)
   _, segments = np.unique(indices[perm, :-1], axis=0, return_inverse=True)
@@ -196,25 +196,25 @@ def _sparse_segment(impl, data, indices, segment_ids, num_segments, op_name):
   if num_segments is not None:
     op_name += "WithNumSegments"
   if impl is not _segment_sum and not data.dtype.is_floating:
-    raise _invalid("Value for attr 'T' of %s is not in the list of allowed values: bfloat16, "
+    raise invalid("Value for attr 'T' of %s is not in the list of allowed values: bfloat16, "
                    "half, float, double" % data.dtype.name, op_name)
   idx = _host(ops.convert_to_tensor(indices), "segment_sum").astype(np.int64).reshape(-1)
   seg = _host(ops.convert_to_tensor(segment_ids), "segment_sum").astype(np.int64).reshape(-1)
   if len(idx) != len(seg):
-    raise _invalid("segment_ids and indices should have same size.", op_name)
+    raise invalid("segment_ids and indices should have same size.", op_name)
   if np.any(np.diff(seg) < 0):
-    raise _invalid("segment ids are not increasing", op_name)
+    raise invalid("segment ids are not increasing", op_name)
   rows = data.shape.as_list()[0]
   bad = np.flatnonzero((idx < 0) | (idx >= rows))
   if len(bad):
-    raise _invalid("Bad: indices[%d] == %d out of range [0, %d)" % (bad[0], idx[bad[0]], rows),
+    raise invalid("Bad: indices[%d] == %d out of range [0, %d)" % (bad[0], idx[bad[0]], rows),
                    op_name)
   if num_segments is None:
     num = int(seg[-1]) + 1 if len(seg) else 0
   else:
     num = int(_host(ops.convert_to_tensor(num_segments), "segment_sum"))
     if len(seg) and seg[-1] >= num:
-      raise _invalid("segment ids must be < num_segments", op_name)
+      raise invalid("segment ids must be < num_segments", op_name)
   return impl(data, _positions(idx), _positions(seg), num=num)
 
 
@@ -260,16 +260,16 @@ def sparse_to_dense(sparse_indices, output_shape, sparse_values, default_value=0
   default = ops.convert_to_tensor(default_value, values.dtype)
   if values.shape.ndims not in (0, 1) or (values.shape.ndims == 1 and
                                           values.shape.as_list()[0] != len(indices)):
-    raise _invalid("sparse_values has incorrect shape %s, should be [] or [%d]"
+    raise invalid("sparse_values has incorrect shape %s, should be [] or [%d]"
                    % (_shape_text(values.shape.as_list()), len(indices)), "SparseToDense")
   if indices.shape[1] != len(shape):
-    raise _invalid("sparse_indices should be a scalar, vector, or matrix, got shape %s and "
+    raise invalid("sparse_indices should be a scalar, vector, or matrix, got shape %s and "
                    "output_shape %s" % (_shape_text(indices.shape), _shape_text(shape)),
                    "SparseToDense")
   if validate_indices:
     _validate(indices, shape)
   elif np.any(indices < 0) or np.any(indices >= shape):
-    raise _invalid("Indices are not valid (out of bounds).  Shape: %s" % _shape_text(shape),
+    raise invalid("Indices are not valid (out of bounds).  Shape: %s" % _shape_text(shape),
                    "SparseToDense")
   if values.dtype is dtypes.string:
     dense = np.full(tuple(shape), np.asarray(default._value, dtype=object).item(), dtype=object)
@@ -283,11 +283,11 @@ def _validate(indices, shape):
   for i, index in enumerate(indices):
     text = "indices[%d] = %s" % (i, _shape_text(index))
     if np.any(index < 0) or np.any(index >= shape):
-      raise _invalid("%s is out of bounds: need 0 <= index < %s" % (text, _shape_text(shape)),
+      raise invalid("%s is out of bounds: need 0 <= index < %s" % (text, _shape_text(shape)),
                      "SparseToDense")
     if i and tuple(index) <= tuple(indices[i - 1]):
       if tuple(index) == tuple(indices[i - 1]):
-        raise _invalid("%s is repeated" % text, "SparseToDense")
-      raise _invalid("%s is out of order. Many sparse ops require sorted indices.\n    Use "
+        raise invalid("%s is repeated" % text, "SparseToDense")
+      raise invalid("%s is out of order. Many sparse ops require sorted indices.\n    Use "
                      "`tf.sparse.reorder` to create a correctly ordered copy.\n\n" % text,
                      "SparseToDense")

@@ -10,11 +10,11 @@ import jax.numpy as jnp
 import numpy as np
 
 from tfe_compat.framework import dtypes
-from tfe_compat.framework import errors
 from tfe_compat.framework import ops
 from tfe_compat.framework.api import export
 from tfe_compat.framework.ops import op
 from tfe_compat.framework.tensor import Tensor
+from tfe_compat.ops.array_ops import invalid
 from tfe_compat.ops.string_ops import SparseTensor
 from tfe_compat.ops.string_ops import SparseTensorValue
 
@@ -56,10 +56,6 @@ def _sparse(indices, values, shape):
   return SparseTensor(_matrix(np.asarray(indices, np.int64), len(shape)), values, shape)
 
 
-def _invalid(message, op_name):
-  return errors.invalid_argument("%s [Op:%s]" % (message, op_name))
-
-
 def _shape_text(shape):
   return "[%s]" % ",".join(str(int(d)) for d in shape)
 
@@ -96,7 +92,7 @@ def _axes(axis, rank, op_name):
   out = []
   for a in np.asarray(axis).reshape(-1):
     if not -rank <= int(a) < rank:
-      raise _invalid("Invalid reduction dimension %d, for input with %d dimensions."
+      raise invalid("Invalid reduction dimension %d, for input with %d dimensions."
                      % (int(a), rank), op_name)
     out.append(int(a) % rank)
   return tuple(sorted(set(out)))
@@ -126,11 +122,11 @@ def _union(a_idx, b_idx):
 
 def _check_same_shape(a_shape, b_shape, op_name):
   if len(a_shape) != len(b_shape):
-    raise _invalid("Operands do not have the same ranks; got shapes: %s and %s"
+    raise invalid("Operands do not have the same ranks; got shapes: %s and %s"
                    % (_shape_text(a_shape), _shape_text(b_shape)), op_name)
   for d, (x, y) in enumerate(zip(a_shape, b_shape)):
     if x != y:
-      raise _invalid("Operands' shapes do not match: got %d and %d for dimension %d"
+      raise invalid("Operands' shapes do not match: got %d and %d for dimension %d"
                      % (x, y, d), op_name)
 
 
@@ -190,11 +186,11 @@ def add(a, b, threshold=None, thresh=None):
   a, indices, shape = _parts(a, "add")
   values, dense = ops.convert_matching(a.values, b, op_name="SparseTensorDenseAdd")
   if len(shape) != dense.shape.ndims:
-    raise _invalid("Two operands have different ranks; received: %d and %d"
+    raise invalid("Two operands have different ranks; received: %d and %d"
                    % (len(shape), dense.shape.ndims), "SparseTensorDenseAdd")
   for d, (x, y) in enumerate(zip(shape, dense.shape.as_list())):
     if x != y:
-      raise _invalid("Dimension %d does not equal (no broadcasting is supported): sparse side "
+      raise invalid("Dimension %d does not equal (no broadcasting is supported): sparse side "
                      "%d vs dense side %d" % (d, x, y), "SparseTensorDenseAdd")
   return _add_dense(ops.convert_to_tensor(indices), values, dense)
 
@@ -231,7 +227,7 @@ def concat(axis, sp_inputs, name=None, expand_nonconcat_dim=False, concat_dim=No
   rank = len(parts[0][2])
   axis = int(axis) % rank if -rank <= int(axis) < rank else int(axis)
   if not 0 <= axis < rank:
-    raise _invalid("Concat dimension must be in range [%d, %d), got %d"
+    raise invalid("Concat dimension must be in range [%d, %d), got %d"
                    % (-rank, rank, axis), "SparseConcat")
   shapes = np.stack([p[2] for p in parts])
   if expand_nonconcat_dim:
@@ -241,7 +237,7 @@ def concat(axis, sp_inputs, name=None, expand_nonconcat_dim=False, concat_dim=No
     for position, shape in enumerate(shapes[1:], 1):
       for d in range(rank):
         if d != axis and shape[d] != out_shape[d]:
-          raise _invalid("Input shapes must match: expected %d for dimension %d but got %d at "
+          raise invalid("Input shapes must match: expected %d for dimension %d but got %d at "
                          "position %d" % (out_shape[d], d, shape[d], position), "SparseConcat")
   out_shape[axis] = shapes[:, axis].sum()
   offsets = np.concatenate([[0], np.cumsum(shapes[:, axis])[:-1]])
@@ -298,17 +294,17 @@ def reshape(sp_input, shape, name=None):
   out = _host(ops.convert_to_tensor(shape), "reshape").astype(np.int64).reshape(-1)
   size, known = int(np.prod(in_shape)), int(np.prod(out[out != -1]))
   if np.sum(out == -1) > 1:
-    raise _invalid("only one output dimension may be -1, not both %d and %d"
+    raise invalid("only one output dimension may be -1, not both %d and %d"
                    % tuple(np.flatnonzero(out == -1)[:2]), "SparseReshape")
   if -1 in out:
     if known == 0 or size % known:
       text = np.where(out == -1, 1, out)
-      raise _invalid("Input to reshape is a SparseTensor with %d dense values, but the "
+      raise invalid("Input to reshape is a SparseTensor with %d dense values, but the "
                      "requested shape requires a multiple of %d. input_shape=%s output_shape=%s"
                      % (size, known, _shape_text(in_shape), _shape_text(text)), "SparseReshape")
     out = np.where(out == -1, size // known, out)
   elif known != size:
-    raise _invalid("Input to reshape is a tensor with %d dense values, but the requested "
+    raise invalid("Input to reshape is a tensor with %d dense values, but the requested "
                    "shape has %d. input_shape=%s output_shape=%s"
                    % (size, known, _shape_text(in_shape), _shape_text(out)), "SparseReshape")
   flat = np.ravel_multi_index(tuple(indices.T), in_shape) if len(in_shape) else np.zeros(
@@ -380,7 +376,7 @@ def transpose(sp_input, perm=None, name=None):
   sp_input, indices, shape = _parts(sp_input, "transpose")
   perm = np.arange(len(shape))[::-1] if perm is None else np.asarray(perm, np.int64).reshape(-1)
   if sorted(perm.tolist()) != list(range(len(shape))):
-    raise _invalid("%s is not a permutation of 0..%d" % (_shape_text(perm), len(shape) - 1),
+    raise invalid("%s is not a permutation of 0..%d" % (_shape_text(perm), len(shape) - 1),
                    "Transpose")
   return reorder(_sparse(indices[:, perm], sp_input.values, shape[perm]))
 
@@ -392,7 +388,7 @@ def expand_dims(sp_input, axis=None, name=None):
   rank = len(shape)
   axis = -1 if axis is None else int(np.asarray(axis).reshape(()))
   if not -rank - 1 <= axis <= rank:
-    raise _invalid("Expected axis in [%d, %d], but got %d" % (-rank - 1, rank, axis),
+    raise invalid("Expected axis in [%d, %d], but got %d" % (-rank - 1, rank, axis),
                    "ExpandDims")
   axis = axis + rank + 1 if axis < 0 else axis
   new = np.insert(indices, axis, 0, axis=1)
@@ -428,7 +424,7 @@ def to_indicator(sp_input, vocab_size, name=None):
   out_shape = tuple(shape[:-1]) + (int(vocab_size),)
   where = np.concatenate([indices[:, :-1], ids.reshape(-1, 1)], axis=1)
   if np.any(where < 0) or np.any(where >= np.array(out_shape)):
-    raise _invalid("Indices are not valid (out of bounds).  Shape: %s"
+    raise invalid("Indices are not valid (out of bounds).  Shape: %s"
                    % _shape_text(out_shape), "SparseToDense")
   dense = np.zeros(out_shape, bool)
   dense[tuple(where.T)] = True
