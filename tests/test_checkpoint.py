@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import tfe_compat as tf
-from tfe_compat.train import checkpoint as checkpoint_lib
+from tfe_compat.keras import saving
 from tfe_compat.train import checkpoint_io
 from tfe_compat.train import training_util
 
@@ -275,18 +275,18 @@ def test_restore_variables_on_create():
 def test_keras_save_and_load_weights_deferred():
   model = tf.keras.Sequential([tf.keras.layers.Dense(3), tf.keras.layers.Dense(1)])
   model(_X)
-  checkpoint_lib.save_weights(model, "w/weights")
+  saving.save_weights(model, "w/weights")
   assert tf.train.latest_checkpoint("w") == "w/weights"
   fresh = tf.keras.Sequential([tf.keras.layers.Dense(3), tf.keras.layers.Dense(1)])
-  status = checkpoint_lib.load_weights(fresh, "w/weights")  # not built: deferred
+  status = saving.load_weights(fresh, "w/weights")  # not built: deferred
   np.testing.assert_array_equal(fresh(_X).numpy(), model(_X).numpy())
   status.assert_consumed()
   with pytest.raises(NotImplementedError, match="by_name=True"):
-    checkpoint_lib.load_weights(fresh, "w/weights", by_name=True)
+    saving.load_weights(fresh, "w/weights", by_name=True)
   with pytest.raises(tf.errors.NotFoundError):
-    checkpoint_lib.load_weights(fresh, "w/missing")
+    saving.load_weights(fresh, "w/missing")
   with pytest.raises(ValueError, match='looks like an HDF5 file'):
-    checkpoint_lib.save_weights(model, "w.h5", save_format="tf")
+    saving.save_weights(model, "w.h5", save_format="tf")
 
 
 def test_keras_hdf5_needs_h5py():
@@ -295,12 +295,12 @@ def test_keras_hdf5_needs_h5py():
   except ImportError:
     model = tf.keras.Sequential([tf.keras.layers.Dense(1, input_shape=(2,))])
     with pytest.raises(ImportError, match="`save_weights` requires h5py"):
-      checkpoint_lib.save_weights(model, "w.h5")
+      saving.save_weights(model, "w.h5")
     return
   model = tf.keras.Sequential([tf.keras.layers.Dense(2, input_shape=(3,))])
-  checkpoint_lib.save_weights(model, "w.h5")
+  saving.save_weights(model, "w.h5")
   fresh = tf.keras.Sequential([tf.keras.layers.Dense(2, input_shape=(3,))])
-  checkpoint_lib.load_weights(fresh, "w.h5")
+  saving.load_weights(fresh, "w.h5")
   np.testing.assert_array_equal(fresh(_X).numpy(), model(_X).numpy())
 
 

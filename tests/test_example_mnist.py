@@ -1,6 +1,6 @@
 """`tfe-run examples/contrib/mnist.py` reads MNIST IDX files, learns, summarizes and resumes;
 the IDX writer it shares with these tests, and `tensorflow.examples.tutorials.mnist.input_data`
-(tfe_compat.tutorials_mnist) reading the same files.
+(tfe_compat.internal.tutorials_mnist) reading the same files.
 
 The script runs twice: on gzipped IDX files from --data_dir with a tfe.defun-compiled model,
 then resuming that model_dir on the default IDX files (the same digits).
@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from tensorboard.backend.event_processing import event_accumulator as ea
 
-from tfe_compat import tutorials_mnist
+from tfe_compat.internal import tutorials_mnist
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "examples", "contrib"))

@@ -173,7 +173,7 @@ def test_eager_context_tf2_and_tutorial_mnist_modules(tmp_path):
       print(input_data.read_data_sets.__module__)
   """)
   assert out.returncode == 0, out.stderr
-  assert out.stdout.splitlines() == ["True True False", "tfe_compat.tutorials_mnist"]
+  assert out.stdout.splitlines() == ["True True False", "tfe_compat.internal.tutorials_mnist"]
 
 
 def test_test_util_decorators_run_eager_half_and_skip_graph_only(tmp_path):

@@ -22,7 +22,7 @@ from tensorboard.util import tensor_util
 
 import tfe_compat as tf
 from tfe_compat.summary import writer as writer_lib
-from tfe_compat.summary.keras_callback import TensorBoard
+from tfe_compat.keras.callbacks_tensorboard import TensorBoard
 from tfe_compat.train import training_util
 
 summary = tf.contrib.summary

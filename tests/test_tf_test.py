@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import tfe_compat as tf
-from tfe_compat import platform_test
+from tfe_compat.internal import platform_test
 
 TFE_RUN = os.path.join(os.path.dirname(sys.executable), "tfe-run")
 

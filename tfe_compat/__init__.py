@@ -27,7 +27,7 @@ from tfe_compat.ops import sparse_ops, sparse_math_ops  # noqa: F401  (tf.sparse
 from tfe_compat.ops import image_boxes  # noqa: F401  (NMS variants, glimpses, JPEG quality)
 from tfe_compat.ops import linear_operator  # noqa: F401  (tf.linalg.LinearOperator*)
 from tfe_compat import variables as _variables  # noqa: F401
-from tfe_compat import contrib_metrics, keras_metrics, keras_metrics_confusion  # noqa: F401,E501
+from tfe_compat.contrib import metrics as _contrib_metrics  # noqa: F401
 from tfe_compat.eager import backprop as _backprop  # noqa: F401
 from tfe_compat.eager import custom_gradient as _custom_gradient  # noqa: F401
 from tfe_compat.eager import function as _function  # noqa: F401
@@ -38,7 +38,7 @@ from tfe_compat.keras import (backend as _keras_backend, callbacks as _callbacks
 from tfe_compat.keras import layers as _keras_layers  # noqa: F401
 from tfe_compat.keras import backend_ops as _keras_backend_ops  # noqa: F401
 from tfe_compat.keras import preprocessing_image as _preprocessing_image  # noqa: F401
-from tfe_compat import nn_rnn_cell as _nn_rnn_cell  # noqa: F401
+from tfe_compat.nn import rnn_cell as _nn_rnn_cell  # noqa: F401
 from tfe_compat.contrib import (contrib_extra as _contrib_extra,  # noqa: F401
                                 layers_ops as _contrib_layers, network as _contrib_network,
                                 rnn_extra as _contrib_rnn_extra,
@@ -47,15 +47,19 @@ from tfe_compat import layers as _tf_layers  # noqa: F401
 from tfe_compat.keras.engine import (input_layer as _input_layer,  # noqa: F401
                                      sequential as _sequential, training as _training)
 from tfe_compat.keras import saving as _keras_saving  # noqa: F401  (model files, configs)
+from tfe_compat.keras import losses as _keras_losses, metrics as _keras_metrics  # noqa: F401
+from tfe_compat.keras import metrics_confusion as _keras_metrics_confusion  # noqa: F401
 from tfe_compat import app, template as _template  # noqa: F401
-from tfe_compat import losses, keras_losses  # noqa: F401
+from tfe_compat import interop  # noqa: F401  (Tensors go into jax.jit, grad, vmap)
+from tfe_compat import losses  # noqa: F401
 from tfe_compat import train as _train  # noqa: F401  (tf.train, tf.keras.optimizers)
 from tfe_compat import summary as _summary  # noqa: F401  (tf.summary, tf.contrib.summary)
+from tfe_compat.keras import callbacks_tensorboard as _callbacks_tensorboard  # noqa: F401
 from tfe_compat import data as _data  # noqa: F401  (tf.data, TFRecords, tf.train.Example)
 from tfe_compat import nest  # noqa: F401  (tf.nest)
 from tfe_compat import distribute as _distribute  # noqa: F401  (tf.distribute, strategies)
 from tfe_compat.framework import graph as _graph  # noqa: F401
-from tfe_compat import test_util as _test_util  # noqa: F401  (tf.test)
+from tfe_compat.internal import test_util as _test_util  # noqa: F401  (tf.test)
 
 __version__ = VERSION = "1.15.0"
 GIT_VERSION = "tfe_compat"

@@ -6,8 +6,15 @@
     logits, new_params = jax.jit(f)(params, images)  # a pure JAX function of the params
     grads = jax.grad(lambda p: loss(f(p, images)[0]))(params)
     f.assign(params)                                 # write values back into the Variables
+
+Tensors and Variables also go straight into JAX: `jax.jit(f)(params, tensor)`,
+`jax.grad(loss)(tensor)`, `jax.vmap`, `jnp.sin(tensor)` take them as the arrays they hold
+(a Variable as its current value); the results are `jax.Array`s.
 """
 import jax
+from jax._src import core as _jax_core
+from jax._src import dtypes as _jax_dtypes
+from jax._src.interpreters import pxla as _pxla
 
 from tfe_compat import state_ops
 from tfe_compat.eager import function
@@ -26,6 +33,27 @@ def from_jax(structure):
   """The nest `structure` with each `jax.Array` (or tracer) wrapped as a Tensor."""
   return jax.tree_util.tree_map(
       lambda x: Tensor(x) if isinstance(x, (jax.Array, jax.core.Tracer)) else x, structure)
+
+
+def _array(x):
+  return state_ops.read(x)._value if function._is_variable(x) else x._value  # pylint: disable=protected-access
+
+
+def _shard(values, shardings, layouts, copy_semantics):
+  return _pxla.shard_args(shardings, layouts, copy_semantics, [_array(x) for x in values])
+
+
+def _register_with_jax():
+  """Lets JAX's transformations take Tensors and Variables as arguments: JAX's own tables
+  of argument types (abstract value, canonical value, transfer) map them to their arrays."""
+  from tfe_compat.variables import ResourceVariable  # pylint: disable=import-outside-toplevel
+  for cls in (Tensor, ResourceVariable):
+    _jax_core.pytype_aval_mappings[cls] = lambda x: _jax_core.typeof(_array(x))
+    _jax_dtypes.register_canonicalize_value_handler(cls, _array)
+    _pxla.shard_arg_handlers[cls] = _shard
+
+
+_register_with_jax()
 
 
 class PureFunction:

@@ -2,9 +2,9 @@
 
 `install()` makes `import tensorflow` (and `tensorflow.contrib.eager`, `tensorflow.compat.v1`,
 `tensorflow.keras`, ...) resolve to tfe_compat's modules, and the few TensorFlow-internal
-modules that tests import (`_INTERNAL_MODULES`) to their tfe_compat equivalents. Any other
-`tensorflow.*` module (e.g. an example inside a TensorFlow source tree) is loaded as a plain
-file from sys.path.
+modules (`tensorflow.python.*`, ...) to what serves them (`tfe_compat.internal.MODULES`).
+Any other `tensorflow.*` module (e.g. an example inside a TensorFlow source tree) is loaded as
+a plain file from sys.path.
 """
 import importlib.abc
 import importlib.machinery
@@ -15,23 +15,9 @@ import sys
 import traceback
 import types
 
-_ALIAS = "tensorflow"
+from tfe_compat import internal
 
-# TensorFlow-internal modules that TF's own tests import -> what serves them: a name of a
-# tfe_compat namespace ("test" is `tf.test`) or a tfe_compat module.
-_INTERNAL_MODULES = {
-    "tensorflow.python.platform.test": "test",
-    "tensorflow.python.eager.test": "test",
-    "tensorflow.python.eager.function": "contrib.eager",
-    "tensorflow.python.framework.test_util": "tfe_compat.test_util",
-    "tensorflow.python.client.device_lib": "tfe_compat.device_lib",
-    "tensorflow.contrib.summary.summary_test_util": "tfe_compat.summary.summary_test_util",
-    "tensorflow.examples.tutorials.mnist.input_data": "tfe_compat.tutorials_mnist",
-    "tensorflow.python.eager.context": "tfe_compat.internal_eager_context",
-    "tensorflow.python.tf2": "tfe_compat.internal_tf2",
-}
-_INTERNAL_PACKAGES = {name.rsplit(".", i)[0] for name in _INTERNAL_MODULES
-                      for i in range(1, name.count("."))}
+_ALIAS = "tensorflow"
 
 
 def _alias_tree(module, alias, seen):
@@ -47,70 +33,64 @@ def _alias_tree(module, alias, seen):
       _alias_tree(child, alias + "." + attr, seen)
 
 
-def _tf_name(fullname):
-  """`from tensorflow.contrib.summary import x` asks for `tfe_compat.contrib.summary.x`."""
-  if fullname.startswith("tfe_compat."):
-    return _ALIAS + fullname[len("tfe_compat"):]
-  return fullname
-
-
-def _internal_module(target):
-  if target.startswith("tfe_compat."):
-    return importlib.import_module(target)
-  import tfe_compat  # pylint: disable=import-outside-toplevel
-  module = tfe_compat
-  for attr in target.split("."):
-    module = getattr(module, attr)
-  return module
+def _internal_name(fullname):
+  """`tensorflow.python.ops.nn` -> "python.ops.nn" (`from tensorflow.contrib.summary import x`
+  asks for `tfe_compat.contrib.summary.x`: the same)."""
+  for root in (_ALIAS + ".", "tfe_compat."):
+    if fullname.startswith(root):
+      return fullname[len(root):]
+  return None
 
 
 class _InternalLoader(importlib.abc.Loader):
-  """Serves a TF-internal module name with its tfe_compat module (that module is untouched)."""
+  """Serves a TF-internal module name with what `internal.MODULES` names (left untouched)."""
 
   def create_module(self, spec):
     return None
 
   def exec_module(self, module):
-    sys.modules[module.__name__] = _internal_module(_INTERNAL_MODULES[_tf_name(module.__name__)])
-
-
-_internal_loader = _InternalLoader()
+    sys.modules[module.__name__] = internal.serve(module.__name__,
+                                                  _internal_name(module.__name__))
 
 
 class _InternalPackageLoader(importlib.abc.Loader):
-  """A parent package of `_INTERNAL_MODULES` imports its internal children, as TF's own
-  packages have them imported: `from tensorflow.python import eager; eager.context`."""
+  """A parent package of internal modules (`tensorflow.python.eager`) imports its children
+  named in the table, as TF's own packages have them imported:
+  `from tensorflow.python import eager; eager.context`."""
 
   def create_module(self, spec):
     return None
 
   def exec_module(self, module):
-    prefix = _tf_name(module.__name__) + "."
-    for name in _INTERNAL_MODULES:
+    prefix = _internal_name(module.__name__) + "."
+    for name in internal.MODULES:
       if name.startswith(prefix) and "." not in name[len(prefix):]:
         importlib.import_module(module.__name__ + "." + name[len(prefix):])
 
 
-_internal_package_loader = _InternalPackageLoader()
-
-
 class _InternalFinder(importlib.abc.MetaPathFinder):
-  """First on sys.meta_path: the names of `_INTERNAL_MODULES` resolve to tfe_compat's modules
+  """First on sys.meta_path: TF-internal names resolve to what tfe_compat serves them with
   (never to files of a TF source tree), their parent packages (`tensorflow.python`, ...) to
-  namespaces whose own `__init__.py` never runs."""
+  namespaces whose own `__init__.py` never runs; other internal names fail to import."""
 
   def find_spec(self, fullname, path=None, target=None):
-    if _tf_name(fullname) in _INTERNAL_MODULES:
+    name = _internal_name(fullname)
+    if name is None:
+      return None
+    if internal.lookup(name) is not None:
       return importlib.machinery.ModuleSpec(fullname, _internal_loader)
-    if fullname in _INTERNAL_PACKAGES:
-      relative = fullname.replace(".", os.sep)
+    if name in internal.PACKAGES:
       spec = importlib.machinery.ModuleSpec(fullname, _internal_package_loader,
                                             is_package=True)
-      spec.submodule_search_locations = [
-          os.path.join(entry or os.getcwd(), relative) for entry in sys.path
-          if os.path.isdir(os.path.join(entry or os.getcwd(), relative))]
+      spec.submodule_search_locations = []
       return spec
+    if fullname.startswith(_ALIAS + ".") and internal.is_internal(name):
+      raise internal.not_provided(fullname)
     return None
+
+
+_internal_loader = _InternalLoader()
+_internal_package_loader = _InternalPackageLoader()
 
 
 class _SourceTreeFinder(importlib.abc.MetaPathFinder):
@@ -149,34 +129,78 @@ def install():
     sys.meta_path.append(_finder)
 
 
-def _print_user_traceback(exc, script):
-  """Prints the traceback from the user's script down, as `python script.py` would."""
+def _print_user_traceback(exc, filename):
+  """Prints the traceback from the user's code (`filename`) down, as `python` would."""
   tb = exc.__traceback__
-  script = os.path.abspath(script)
-  while tb is not None and os.path.abspath(tb.tb_frame.f_code.co_filename) != script:
+
+  def same(path):
+    return path == filename or os.path.abspath(path) == filename
+
+  while tb is not None and not same(tb.tb_frame.f_code.co_filename):
     tb = tb.tb_next
   traceback.print_exception(type(exc), exc, tb or exc.__traceback__)
 
 
-def main(argv=None):
-  """Entry point of `tfe-run`: `tfe-run script.py [args...]`."""
-  argv = sys.argv[1:] if argv is None else list(argv)
-  if not argv or argv[0] in ("-h", "--help"):
-    print("usage: tfe-run script.py [args...]\n\nRuns a TensorFlow 1.x eager script unchanged "
-          "on JAX: `import tensorflow` resolves to tfe_compat.")
-    return 0 if argv else 2
+_USAGE = """usage: tfe-run script.py [args...]
+       tfe-run -m module [args...]
+       tfe-run -c "code" [args...]
+
+Runs TensorFlow 1.x code unchanged on JAX: `import tensorflow` resolves to tfe_compat.
+As with `python`, -m runs a module on sys.path as __main__ and -c runs a program given as a
+string; sys.argv is what `python` would give."""
+
+
+def _target(argv):
+  """(run, user filename, sys.argv, sys.path[0]) for `script.py`, `-m module` or `-c code`;
+  or an exit status after printing why not."""
+  if argv[0] == "-c":
+    if len(argv) < 2:
+      print("tfe-run: Argument expected for the -c option", file=sys.stderr)
+      return 2
+    code = compile(argv[1], "<string>", "exec")
+    return (lambda: exec(code, {"__name__": "__main__", "__builtins__": __builtins__}),  # pylint: disable=exec-used
+            "<string>", ["-c"] + argv[2:], "")
+  if argv[0] == "-m":
+    if len(argv) < 2:
+      print("tfe-run: Argument expected for the -m option", file=sys.stderr)
+      return 2
+    sys.path.insert(0, os.getcwd())
+    install()
+    try:
+      spec = importlib.util.find_spec(argv[1])
+    except ImportError:
+      spec = None
+    sys.path.pop(0)
+    if spec is None:
+      print("tfe-run: No module named %s" % argv[1], file=sys.stderr)
+      return 1
+    return (lambda: runpy.run_module(argv[1], run_name="__main__", alter_sys=True),
+            os.path.abspath(spec.origin or ""), [spec.origin] + argv[2:], os.getcwd())
   script = argv[0]
   if not os.path.isfile(script):
     print("tfe-run: can't open file %r: No such file or directory" % script, file=sys.stderr)
     return 2
+  return (lambda: runpy.run_path(script, run_name="__main__"), os.path.abspath(script), argv,
+          os.path.dirname(os.path.abspath(script)))
+
+
+def main(argv=None):
+  """Entry point of `tfe-run`: `tfe-run script.py | -m module | -c code [args...]`."""
+  argv = sys.argv[1:] if argv is None else list(argv)
+  if not argv or argv[0] in ("-h", "--help"):
+    print(_USAGE)
+    return 0 if argv else 2
+  target = _target(argv)
+  if isinstance(target, int):
+    return target
+  run, filename, sys.argv, path = target
   install()
-  sys.argv = argv
-  sys.path.insert(0, os.path.dirname(os.path.abspath(script)))
+  sys.path.insert(0, path)
   try:
-    runpy.run_path(script, run_name="__main__")
+    run()
   except SystemExit:
     raise
   except BaseException as e:  # pylint: disable=broad-except
-    _print_user_traceback(e, script)
+    _print_user_traceback(e, filename)
     return 130 if isinstance(e, KeyboardInterrupt) else 1
   return 0

@@ -292,6 +292,10 @@ class ResourceVariable:
         self.name, self._shape, self._dtype.name,
         tensor_lib._numpy_text(read(self), is_repr=True))  # pylint: disable=protected-access
 
+  def __jax_array__(self):
+    """jax.numpy functions take a Variable as its value's array."""
+    return read(self)._value  # pylint: disable=protected-access
+
   def __array__(self, dtype=None, copy=None):
     value = np.asarray(read(self))
     return value if dtype is None else value.astype(dtype, copy=False)

@@ -1,7 +1,7 @@
 """More of TF 1.15's `tf.contrib.rnn` and `tf.contrib.seq2seq.sequence_loss`.
 
 The block cells compute exactly what TF's fused kernels compute, reusing the LSTM/GRU steps
-of `nn_rnn_cell` (same gate order, forget bias, peepholes and clipping), with TF 1.15's
+of `tfe_compat.nn.rnn_cell` (same gate order, forget bias, peepholes and clipping), with TF 1.15's
 variable names (`lstm_cell/kernel`, `lstm_cell/w_i_diag`, `gru_cell/w_ru`, ...).
 """
 import contextlib
@@ -9,7 +9,7 @@ import contextlib
 import jax
 import jax.numpy as jnp
 
-from tfe_compat import nn_rnn_cell
+from tfe_compat.nn import rnn_cell as nn_rnn_cell
 from tfe_compat import variable_scope as vs
 from tfe_compat.framework import ops
 from tfe_compat.framework.api import export

@@ -92,6 +92,10 @@ class Tensor:
                               "is .numpy() what you're looking for?")
 
   # ---- Python protocols ----
+  def __jax_array__(self):
+    """jax.numpy functions take a Tensor as the array it wraps (see interop.py for jit)."""
+    return self._value
+
   def __array__(self, dtype=None, copy=None):
     value = np.asarray(self._value)
     return value if dtype is None else value.astype(dtype, copy=False)

@@ -144,13 +144,129 @@ def clone_model(model, input_tensors=None, clone_function=None):
   return deserialize({"class_name": type(model).__name__, "config": model.get_config()})
 
 
-# ---- HDF5 model files ----
-def _h5py():
+# ---- weights and HDF5 model files ----
+def _h5py(message="`save_model` requires h5py."):
   try:
     import h5py  # pylint: disable=import-outside-toplevel
   except ImportError:
-    raise ImportError("`save_model` requires h5py.") from None
+    raise ImportError(message) from None
   return h5py
+
+
+# ---- weights: Model.save_weights / load_weights ----
+def _is_hdf5(filepath):
+  return os.fspath(filepath).endswith((".h5", ".keras", ".hdf5"))
+
+
+def _proceed(filepath):
+  """Keras' overwrite prompt."""
+  answer = input("[WARNING] %s already exists - overwrite? [y/n]" % filepath).strip().lower()
+  while answer not in ("y", "n"):
+    answer = input('Enter "y" (overwrite) or "n" (cancel).').strip().lower()
+  if answer == "n":
+    return False
+  print("[TIP] Next time specify overwrite=True!")
+  return True
+
+
+def save_weights(model, filepath, overwrite=True, save_format=None):
+  """`Model.save_weights`: a TF-format checkpoint at the prefix `filepath`, or HDF5."""
+  from tfe_compat.train import checkpoint, checkpoint_io  # pylint: disable=import-outside-toplevel
+  filepath = os.fspath(filepath)
+  if save_format is None:
+    save_format = "h5" if _is_hdf5(filepath) else "tf"
+  else:
+    user_format = save_format.lower().strip()
+    if user_format in ("tensorflow", "tf"):
+      save_format = "tf"
+    elif user_format in ("hdf5", "h5", "keras"):
+      save_format = "h5"
+    else:
+      raise ValueError('Unknown format "%s". Was expecting one of {"tf", "h5"}.'
+                       % (save_format,))
+  if save_format == "tf" and _is_hdf5(filepath):
+    raise ValueError('save_weights got save_format="tf"/"tensorflow", but the filepath ("%s") '
+                     'looks like an HDF5 file. Omit the ".h5"/".keras" when saving in '
+                     "TensorFlow format." % filepath)
+  if save_format == "h5":
+    h5py = _h5py("`save_weights` requires h5py when saving in hdf5.")
+    if not overwrite and os.path.isfile(filepath) and not _proceed(filepath):
+      return
+    with h5py.File(filepath, "w") as f:
+      _save_hdf5(f, model.layers)
+    return
+  if not overwrite and checkpoint_io.exists(filepath) and not _proceed(filepath + ".index"):
+    return
+  checkpoint.write(model, filepath)
+
+
+def load_weights(model, filepath, by_name=False):
+  """`Model.load_weights`: a TF-format checkpoint (deferred until the model is built, like
+  TF) or an HDF5 file (by topology or by layer name). Returns the status for TF format."""
+  from tfe_compat.train import checkpoint, checkpoint_io  # pylint: disable=import-outside-toplevel
+  filepath = os.fspath(filepath)
+  if not _is_hdf5(filepath) and (checkpoint_io.exists(filepath)
+                                 or not os.path.isfile(filepath)):
+    if by_name:
+      raise NotImplementedError("Weights may only be loaded based on topology into Models "
+                                "when loading TensorFlow-formatted weights (got by_name=True "
+                                "to load_weights).")
+    return checkpoint.restore(model, filepath).assert_nontrivial_match()
+  h5py = _h5py("`load_weights` requires h5py when loading weights from HDF5.")
+  if not model.built:
+    raise ValueError("Unable to load weights saved in HDF5 format into a subclassed Model "
+                     "which has not created its variables yet. Call the Model first, then "
+                     "load the weights.")
+  with h5py.File(filepath, "r") as f:
+    if "layer_names" not in f.attrs and "model_weights" in f:
+      f = f["model_weights"]
+    _load_hdf5(f, model.layers, by_name)
+
+
+def _text(value):
+  return value.decode("utf8") if isinstance(value, bytes) else str(value)
+
+
+def _save_hdf5(f, layers):
+  """Keras' weights-only HDF5 layout: a group per layer, a dataset per weight."""
+  f.attrs["layer_names"] = [layer.name.encode("utf8") for layer in layers]
+  f.attrs["backend"] = b"tensorflow"
+  f.attrs["keras_version"] = b"2.2.4-tf"
+  for layer in layers:
+    group = f.create_group(layer.name)
+    weights = layer.weights
+    names = [w.name.encode("utf8") for w in weights]
+    group.attrs["weight_names"] = names
+    for name, weight in zip(names, weights):
+      dataset = group.create_dataset(name, weight.shape.as_list(),
+                                     dtype=weight.dtype.as_numpy_dtype)
+      dataset[()] = weight.numpy()
+
+
+def _load_hdf5(f, layers, by_name):
+  names = [_text(n) for n in f.attrs["layer_names"]]
+  stored = [(n, [np.asarray(f[n][_text(w)]) for w in f[n].attrs["weight_names"]])
+            for n in names]
+  stored = [(n, w) for n, w in stored if w]
+  if by_name:
+    index = dict(stored)
+    pairs = [(layer, index[layer.name]) for layer in layers if layer.name in index]
+  else:
+    with_weights = [layer for layer in layers if layer.weights]
+    if len(with_weights) != len(stored):
+      raise ValueError("You are trying to load a weight file containing %d layers into a "
+                       "model with %d layers." % (len(stored), len(with_weights)))
+    pairs = [(layer, weights) for layer, (_, weights) in zip(with_weights, stored)]
+  for layer, weights in pairs:
+    if len(weights) != len(layer.weights):
+      raise ValueError("Layer %s expects %d weights, but the saved weights have %d elements."
+                       % (layer.name, len(layer.weights), len(weights)))
+    for variable, value in zip(layer.weights, weights):
+      if tuple(variable.shape.as_list()) != value.shape:
+        raise ValueError("Layer weight shape %s not compatible with provided weight shape %s"
+                         % (tuple(variable.shape.as_list()), value.shape))
+  for layer, weights in pairs:
+    layer.set_weights(weights)
 
 
 def _training_config(model):
@@ -183,7 +299,6 @@ def save_model(model, filepath, overwrite=True, include_optimizer=True, save_for
   """An HDF5 file with the architecture, the weights and (compiled) the training config and
   optimizer state; TF 1.15's default format. SavedModel (`save_format="tf"`) is not
   supported."""
-  from tfe_compat.train import checkpoint  # pylint: disable=import-outside-toplevel
   if save_format not in (None, "h5", "hdf5", "keras"):
     raise NotImplementedError("Saving a model as a SavedModel (save_format=%r) is not "
                               "supported by tfe_compat; save it as HDF5." % (save_format,))
@@ -195,13 +310,13 @@ def save_model(model, filepath, overwrite=True, include_optimizer=True, save_for
         "saving to the Tensorflow SavedModel format (by setting save_format=\"tf\") or using "
         "`save_weights`.")
   filepath = os.fspath(filepath)
-  if not overwrite and os.path.isfile(filepath) and not checkpoint._proceed(filepath):  # pylint: disable=protected-access
+  if not overwrite and os.path.isfile(filepath) and not _proceed(filepath):
     return
   with _h5py().File(filepath, "w") as f:
     f.attrs["keras_version"] = KERAS_VERSION.encode("utf8")
     f.attrs["backend"] = b"tensorflow"
     f.attrs["model_config"] = to_json(model).encode("utf8")
-    checkpoint._save_hdf5(f.create_group("model_weights"), model.layers)  # pylint: disable=protected-access
+    _save_hdf5(f.create_group("model_weights"), model.layers)
     training = _training_config(model) if include_optimizer and getattr(
         model, "optimizer", None) is not None else None
     if training is not None:
@@ -217,7 +332,6 @@ def save_model(model, filepath, overwrite=True, include_optimizer=True, save_for
 def load_model(filepath, custom_objects=None, compile=True):  # pylint: disable=redefined-builtin
   """The model of an HDF5 model file: architecture, weights and, if saved, its compilation
   (optimizer state included)."""
-  from tfe_compat.train import checkpoint  # pylint: disable=import-outside-toplevel
   from tfe_compat.train import keras_optimizers  # pylint: disable=import-outside-toplevel
   filepath = os.fspath(filepath)
   if not os.path.isfile(filepath):
@@ -227,12 +341,12 @@ def load_model(filepath, custom_objects=None, compile=True):  # pylint: disable=
     config = f.attrs.get("model_config")
     if config is None:
       raise ValueError("No model found in config file.")
-    model = model_from_config(json.loads(checkpoint._text(config)), custom_objects)  # pylint: disable=protected-access
-    checkpoint._load_hdf5(f["model_weights"], model.layers, by_name=False)  # pylint: disable=protected-access
+    model = model_from_config(json.loads(_text(config)), custom_objects)
+    _load_hdf5(f["model_weights"], model.layers, by_name=False)
     training = f.attrs.get("training_config")
     if not compile or training is None:
       return model
-    training = json.loads(checkpoint._text(training))  # pylint: disable=protected-access
+    training = json.loads(_text(training))
     optimizer, later = _optimizer(training["optimizer_config"], custom_objects)
     model.compile(optimizer=optimizer, loss=_deserialized_loss(training["loss"], custom_objects),
                   metrics=training.get("metrics"), loss_weights=training.get("loss_weights"),
@@ -243,7 +357,7 @@ def load_model(filepath, custom_objects=None, compile=True):  # pylint: disable=
                     "variables tfe_compat's optimizers do not have; it is not restored.")
     elif "optimizer_weights" in f and len(f["optimizer_weights"].attrs["weight_names"]):
       group = f["optimizer_weights"]
-      values = [np.asarray(group[checkpoint._text(n)]) for n in group.attrs["weight_names"]]  # pylint: disable=protected-access
+      values = [np.asarray(group[_text(n)]) for n in group.attrs["weight_names"]]
       optimizer._create_all_weights(model.trainable_variables)  # pylint: disable=protected-access
       try:
         optimizer.set_weights(values)
@@ -269,7 +383,7 @@ def _optimizer(config, custom_objects):
 
 
 def _deserialized_loss(loss, custom_objects):
-  from tfe_compat import keras_losses  # pylint: disable=import-outside-toplevel
+  from tfe_compat.keras import losses as keras_losses  # pylint: disable=import-outside-toplevel
   if isinstance(loss, dict) and "class_name" not in loss:
     return {k: _deserialized_loss(v, custom_objects) for k, v in loss.items()}
   if isinstance(loss, list):

@@ -25,8 +25,6 @@ import weakref
 import jax
 import numpy as np
 
-from tfe_compat import contrib_metrics
-from tfe_compat import keras_metrics
 from tfe_compat import state_ops
 from tfe_compat import variables
 from tfe_compat.framework import dtypes
@@ -34,19 +32,13 @@ from tfe_compat.framework import errors
 from tfe_compat.framework import ops
 from tfe_compat.framework import tensor_shape
 from tfe_compat.framework.api import export
-from tfe_compat.keras.engine import base_layer
-from tfe_compat.keras.engine import network
+from tfe_compat.framework.trackable import Trackable
 from tfe_compat.train import checkpoint_io
 from tfe_compat.train import keras_optimizers
 from tfe_compat.train import optimizer_base
 
 
 # ---- Trackable base classes and data structures ----
-@export("contrib.checkpoint.CheckpointableBase")
-class Trackable:
-  """Base of the objects a checkpoint descends into."""
-
-
 @export("contrib.checkpoint.NoDependency")
 class NoDependency:
   """Wraps a value assigned to a Checkpointable attribute so it is not tracked."""
@@ -81,12 +73,12 @@ class List(list):
 
   @property
   def layers(self):
-    return [v for v in self if isinstance(v, base_layer.Layer)]
+    return [v for v in self if _is_layer(v)]
 
   def _collect(self, attr, trainable):
     seen, out = set(), []
     for item in self:
-      if isinstance(item, base_layer.Layer):
+      if _is_layer(item):
         found = getattr(item, attr)
       elif hasattr(item, "assign") and hasattr(item, "trainable"):
         found = [item] if bool(item.trainable) == trainable else []
@@ -123,13 +115,12 @@ class Mapping(dict):
 # ---- The object graph ----
 _OWNED_LISTS = ("_own_weights", "_metric_variables", "_vars")
 _SKIPPED = frozenset(_OWNED_LISTS + ("_inbound_nodes", "_outbound_nodes", "_initial_values"))
-_OWNER_TYPES = (Trackable, base_layer.Layer, keras_metrics.Metric, contrib_metrics.Metric,
-                optimizer_base.SlotState)
-_CREATORS = ((base_layer.Layer, ("add_weight", "add_variable")),
-             (keras_metrics.Metric, ("add_weight",)),
-             (contrib_metrics.Metric, ("add_variable",)),
-             (optimizer_base.SlotState, ("_add_slot_variable", "_make_non_slot",
-                                         "_create_non_slot_variable")))
+
+
+def _is_layer(value):
+  """A Keras layer (or Model): a trackable with weights that it calls with."""
+  return isinstance(value, Trackable) and hasattr(value, "trainable_weights") and hasattr(
+      value, "call")
 
 
 def _is_variable(value):
@@ -137,7 +128,7 @@ def _is_variable(value):
 
 
 def _is_owner(value):
-  return isinstance(value, _OWNER_TYPES)
+  return isinstance(value, Trackable)
 
 
 def _is_container(value):
@@ -196,10 +187,7 @@ def _children(obj):
     owned = obj.__dict__.get(attribute)
     if isinstance(owned, list):
       out += _created_names(v for v in owned if _is_variable(v))
-  if isinstance(obj, network.Network) and (obj._is_graph_network or "_stack" in vars(obj)):  # pylint: disable=protected-access
-    out += [("layer-%d" % i, layer) for i, layer in enumerate(obj.layers)]
-  if isinstance(obj, Checkpoint) and obj._checkpoint_save_counter is not None:  # pylint: disable=protected-access
-    out.append(("save_counter", obj._checkpoint_save_counter))  # pylint: disable=protected-access
+  out += obj._checkpoint_dependencies()  # pylint: disable=protected-access
   out += _attribute_children(obj)
   names, unique = set(), []
   for name, child in out:
@@ -316,11 +304,9 @@ def _defer(owner, path, restoration):
   entries = _pending.get(owner)
   if entries is None:
     entries = _pending[owner] = []
-    for cls, names in _CREATORS:
-      if isinstance(owner, cls):
-        for name in names:
-          if hasattr(type(owner), name):
-            object.__setattr__(owner, name, _creator(owner, name))
+    for name in owner._checkpoint_creators:  # pylint: disable=protected-access
+      if hasattr(type(owner), name):
+        object.__setattr__(owner, name, _creator(owner, name))
   if all(r is not restoration for r, _ in entries):
     entries.append((restoration, path))
 
@@ -478,6 +464,10 @@ class Checkpoint(AutoTrackable):
             "issue." % (value,))
       setattr(self, key, value)
 
+  def _checkpoint_dependencies(self):
+    counter = self._checkpoint_save_counter
+    return [] if counter is None else [("save_counter", counter)]
+
   @property
   def save_counter(self):
     """The number of `save()` calls (an int64 Variable, created on first use)."""
@@ -511,124 +501,9 @@ class Checkpoint(AutoTrackable):
   read = restore
 
 
-# ---- Keras Model.save_weights / load_weights ----
-def _is_hdf5(filepath):
-  return os.fspath(filepath).endswith((".h5", ".keras", ".hdf5"))
-
-
-def _h5py(message):
-  try:
-    import h5py  # pylint: disable=import-outside-toplevel
-  except ImportError:
-    raise ImportError(message) from None
-  return h5py
-
-
-def _proceed(filepath):
-  """Keras' overwrite prompt."""
-  answer = input("[WARNING] %s already exists - overwrite? [y/n]" % filepath).strip().lower()
-  while answer not in ("y", "n"):
-    answer = input('Enter "y" (overwrite) or "n" (cancel).').strip().lower()
-  if answer == "n":
-    return False
-  print("[TIP] Next time specify overwrite=True!")
-  return True
-
-
-def save_weights(model, filepath, overwrite=True, save_format=None):
-  """`Model.save_weights`: a TF-format checkpoint at the prefix `filepath`, or HDF5."""
-  filepath = os.fspath(filepath)
-  if save_format is None:
-    save_format = "h5" if _is_hdf5(filepath) else "tf"
-  else:
-    user_format = save_format.lower().strip()
-    if user_format in ("tensorflow", "tf"):
-      save_format = "tf"
-    elif user_format in ("hdf5", "h5", "keras"):
-      save_format = "h5"
-    else:
-      raise ValueError('Unknown format "%s". Was expecting one of {"tf", "h5"}.'
-                       % (save_format,))
-  if save_format == "tf" and _is_hdf5(filepath):
-    raise ValueError('save_weights got save_format="tf"/"tensorflow", but the filepath ("%s") '
-                     'looks like an HDF5 file. Omit the ".h5"/".keras" when saving in '
-                     "TensorFlow format." % filepath)
-  if save_format == "h5":
-    h5py = _h5py("`save_weights` requires h5py when saving in hdf5.")
-    if not overwrite and os.path.isfile(filepath) and not _proceed(filepath):
-      return
-    with h5py.File(filepath, "w") as f:
-      _save_hdf5(f, model.layers)
-    return
-  if not overwrite and checkpoint_io.exists(filepath) and not _proceed(filepath + ".index"):
-    return
-  checkpoint_io.write(filepath, _gather(model))
-  checkpoint_io.update_checkpoint_state(os.path.dirname(filepath), filepath, [filepath])
-
-
-def load_weights(model, filepath, by_name=False):
-  """`Model.load_weights`: a TF-format checkpoint (deferred until the model is built, like
-  TF) or an HDF5 file (by topology or by layer name). Returns the status for TF format."""
-  filepath = os.fspath(filepath)
-  if not _is_hdf5(filepath) and (checkpoint_io.exists(filepath)
-                                 or not os.path.isfile(filepath)):
-    if by_name:
-      raise NotImplementedError("Weights may only be loaded based on topology into Models "
-                                "when loading TensorFlow-formatted weights (got by_name=True "
-                                "to load_weights).")
-    return restore(model, filepath).assert_nontrivial_match()
-  h5py = _h5py("`load_weights` requires h5py when loading weights from HDF5.")
-  if not model.built:
-    raise ValueError("Unable to load weights saved in HDF5 format into a subclassed Model "
-                     "which has not created its variables yet. Call the Model first, then "
-                     "load the weights.")
-  with h5py.File(filepath, "r") as f:
-    if "layer_names" not in f.attrs and "model_weights" in f:
-      f = f["model_weights"]
-    _load_hdf5(f, model.layers, by_name)
-
-
-def _text(value):
-  return value.decode("utf8") if isinstance(value, bytes) else str(value)
-
-
-def _save_hdf5(f, layers):
-  """Keras' weights-only HDF5 layout: a group per layer, a dataset per weight."""
-  f.attrs["layer_names"] = [layer.name.encode("utf8") for layer in layers]
-  f.attrs["backend"] = b"tensorflow"
-  f.attrs["keras_version"] = b"2.2.4-tf"
-  for layer in layers:
-    group = f.create_group(layer.name)
-    weights = layer.weights
-    names = [w.name.encode("utf8") for w in weights]
-    group.attrs["weight_names"] = names
-    for name, weight in zip(names, weights):
-      dataset = group.create_dataset(name, weight.shape.as_list(),
-                                     dtype=weight.dtype.as_numpy_dtype)
-      dataset[()] = weight.numpy()
-
-
-def _load_hdf5(f, layers, by_name):
-  names = [_text(n) for n in f.attrs["layer_names"]]
-  stored = [(n, [np.asarray(f[n][_text(w)]) for w in f[n].attrs["weight_names"]])
-            for n in names]
-  stored = [(n, w) for n, w in stored if w]
-  if by_name:
-    index = dict(stored)
-    pairs = [(layer, index[layer.name]) for layer in layers if layer.name in index]
-  else:
-    with_weights = [layer for layer in layers if layer.weights]
-    if len(with_weights) != len(stored):
-      raise ValueError("You are trying to load a weight file containing %d layers into a "
-                       "model with %d layers." % (len(stored), len(with_weights)))
-    pairs = [(layer, weights) for layer, (_, weights) in zip(with_weights, stored)]
-  for layer, weights in pairs:
-    if len(weights) != len(layer.weights):
-      raise ValueError("Layer %s expects %d weights, but the saved weights have %d elements."
-                       % (layer.name, len(layer.weights), len(weights)))
-    for variable, value in zip(layer.weights, weights):
-      if tuple(variable.shape.as_list()) != value.shape:
-        raise ValueError("Layer weight shape %s not compatible with provided weight shape %s"
-                         % (tuple(variable.shape.as_list()), value.shape))
-  for layer, weights in pairs:
-    layer.set_weights(weights)
+def write(root, file_prefix):
+  """Writes every variable reachable from `root` as a checkpoint at `file_prefix` and
+  records it in the directory's `checkpoint` state file (Keras's `save_weights`)."""
+  checkpoint_io.write(file_prefix, _gather(root))
+  checkpoint_io.update_checkpoint_state(os.path.dirname(file_prefix), file_prefix,
+                                        [file_prefix])

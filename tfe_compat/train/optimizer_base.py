@@ -22,6 +22,7 @@ from tfe_compat import variables
 from tfe_compat.framework import errors
 from tfe_compat.framework import ops
 from tfe_compat.framework.tensor import Tensor
+from tfe_compat.framework.trackable import Trackable
 
 _compiled = {}  # (rule, static items) -> jitted pure update
 
@@ -100,8 +101,10 @@ def convert_gradient(grad, var, op_name, known=None):
          state_ops.shape_text(value.shape), op_name))
 
 
-class SlotState:
+class SlotState(Trackable):
   """Slot and non-slot Variables of one optimizer, and `apply_rule` (the jitted update)."""
+
+  _checkpoint_creators = ("_add_slot_variable", "_make_non_slot", "_create_non_slot_variable")
 
   _slot_major = False  # create slots slot by slot (Keras) instead of variable by variable
 

@@ -18,6 +18,7 @@ from tfe_compat.framework import dtypes
 from tfe_compat.framework import ops
 from tfe_compat.framework import tensor_shape
 from tfe_compat.framework.api import export
+from tfe_compat.framework.trackable import Trackable
 from tfe_compat.framework.tensor import Tensor
 from tfe_compat.keras import backend
 from tfe_compat.keras import constraints
@@ -100,8 +101,10 @@ def _call_parameters(cls):
 
 
 @export("keras.layers.Layer")
-class Layer:
+class Layer(Trackable):
   """Base class of Keras layers (TF 1.15 `tf.keras.layers.Layer`)."""
+
+  _checkpoint_creators = ("add_weight", "add_variable")
 
   _TRACK_SKIP = frozenset(("_inbound_nodes", "_outbound_nodes"))
 

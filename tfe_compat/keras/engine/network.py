@@ -69,6 +69,12 @@ def _keras_layer_order(inputs, outputs):
 class Network(Layer):
   """A layer made of layers: a subclassed model, or a functional graph of layer calls."""
 
+  def _checkpoint_dependencies(self):
+    """Functional and Sequential models save their layers by position, as Keras does."""
+    if self._is_graph_network or "_stack" in vars(self):
+      return [("layer-%d" % i, layer) for i, layer in enumerate(self.layers)]
+    return []
+
   def __init__(self, *args, **kwargs):
     inputs = kwargs.pop("inputs", args[0] if args else None)
     outputs = kwargs.pop("outputs", args[1] if len(args) > 1 else None)

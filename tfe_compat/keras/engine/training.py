@@ -68,7 +68,7 @@ class _Compiled:
   """The losses and metrics `compile` was given, laid out per model output."""
 
   def __init__(self, loss, metrics, loss_weights, weighted_metrics):
-    from tfe_compat import keras_metrics_confusion  # pylint: disable=g-import-not-at-top
+    from tfe_compat.keras import metrics_confusion as keras_metrics_confusion  # pylint: disable=g-import-not-at-top
     self.loss, self.loss_weights = loss, loss_weights
     self.metrics, self.weighted_metrics = metrics, weighted_metrics
     self._get_metric = keras_metrics_confusion.get
@@ -77,8 +77,8 @@ class _Compiled:
 
   def build(self, output_names):
     """Lays the losses and metrics out over `output_names` (done again if they change)."""
-    from tfe_compat import keras_losses  # pylint: disable=g-import-not-at-top
-    from tfe_compat import keras_metrics  # pylint: disable=g-import-not-at-top
+    from tfe_compat.keras import losses as keras_losses  # pylint: disable=g-import-not-at-top
+    from tfe_compat.keras import metrics as keras_metrics  # pylint: disable=g-import-not-at-top
     self.output_names = list(output_names)
     multi = len(output_names) > 1
     losses = _per_output(self.loss, output_names, "loss")
@@ -152,8 +152,8 @@ class _Compiled:
     return names
 
   def _build_metrics(self, output, y_pred):
-    from tfe_compat import keras_losses  # pylint: disable=g-import-not-at-top
-    from tfe_compat import keras_metrics  # pylint: disable=g-import-not-at-top
+    from tfe_compat.keras import losses as keras_losses  # pylint: disable=g-import-not-at-top
+    from tfe_compat.keras import metrics as keras_metrics  # pylint: disable=g-import-not-at-top
     loss_fn = output.loss_fn
 
     def uses(cls, fn):
@@ -531,13 +531,13 @@ class Model(Network):
   # ---- Saving ----
   def save_weights(self, filepath, overwrite=True, save_format=None):
     """Saves the weights as a tf.train.Checkpoint (or HDF5 for `.h5` paths, with h5py)."""
-    from tfe_compat.train import checkpoint  # pylint: disable=import-outside-toplevel
-    return checkpoint.save_weights(self, filepath, overwrite, save_format)
+    from tfe_compat.keras import saving  # pylint: disable=import-outside-toplevel
+    return saving.save_weights(self, filepath, overwrite, save_format)
 
   def load_weights(self, filepath, by_name=False):
     """Restores weights saved by `save_weights` (deferred until built for unbuilt models)."""
-    from tfe_compat.train import checkpoint  # pylint: disable=import-outside-toplevel
-    return checkpoint.load_weights(self, filepath, by_name)
+    from tfe_compat.keras import saving  # pylint: disable=import-outside-toplevel
+    return saving.load_weights(self, filepath, by_name)
 
   def save(self, filepath, overwrite=True, include_optimizer=True, save_format=None,
            signatures=None):

@@ -14,8 +14,8 @@ from tfe_compat.framework import dtypes
 from tfe_compat.framework import errors
 from tfe_compat.framework import ops
 from tfe_compat.framework.api import export
-from tfe_compat import keras_metrics
-from tfe_compat.keras_metrics import EPSILON, Metric, check_broadcast, shape_of
+from tfe_compat.keras import metrics as keras_metrics
+from tfe_compat.keras.metrics import EPSILON, Metric, check_broadcast, shape_of
 
 NEG_INF = -1e10
 _KINDS = ("true_positives", "true_negatives", "false_positives", "false_negatives")

@@ -4,7 +4,7 @@ A Metric keeps its state in non-trainable Variables (attributes such as `total`,
 so checkpoints and tf.function see it. `update_state` is trace-safe: it converts its inputs,
 runs one `@op` for the metric's math and `assign_add`s the results (shape decisions use
 static shapes only). The confusion-matrix metrics (AUC, Precision, ...) are in
-keras_metrics_confusion.py (with get/serialize/deserialize).
+metrics_confusion.py (with get/serialize/deserialize).
 """
 import re
 
@@ -17,6 +17,7 @@ from tfe_compat.framework import dtypes
 from tfe_compat.framework import errors
 from tfe_compat.framework import ops
 from tfe_compat.framework.api import export
+from tfe_compat.framework.trackable import Trackable
 from tfe_compat.keras import backend
 
 EPSILON = 1e-7  # K.epsilon()
@@ -120,8 +121,10 @@ _LAYER_KWARGS = {"input_shape", "batch_input_shape", "batch_size", "weights",
 
 
 @export("keras.metrics.Metric")
-class Metric:
+class Metric(Trackable):
   """Encapsulates metric state (Variables) and logic: `update_state`, `result`."""
+
+  _checkpoint_creators = ("add_weight",)
 
   def __init__(self, name=None, dtype=None, **kwargs):
     for key in kwargs:

@@ -532,4 +532,4 @@ def static_bidirectional_rnn(cell_fw, cell_bw, inputs, initial_state_fw=None,
   return outputs, state_fw, state_bw
 
 
-from tfe_compat import nn_cudnn_rnn  # noqa: E402,F401  pylint: disable=wrong-import-position
+from tfe_compat.nn import cudnn_rnn  # noqa: E402,F401  pylint: disable=wrong-import-position

@@ -22,7 +22,7 @@ import numpy as np
 from absl.testing import absltest
 from google.protobuf import text_format
 
-from tfe_compat import platform_test
+from tfe_compat.internal import platform_test
 from tfe_compat.framework import context, errors
 from tfe_compat.framework import graph as graph_lib
 from tfe_compat.framework.api import export

@@ -16,18 +16,21 @@ from tfe_compat.framework import dtypes
 from tfe_compat.framework import errors
 from tfe_compat.framework import ops
 from tfe_compat.framework.api import export
+from tfe_compat.framework.trackable import Trackable
 from tfe_compat.ops import init_ops
 
 _to_replace = re.compile("[^A-Za-z0-9.]")
 
 
 @export("contrib.eager.metrics.Metric")
-class Metric:
+class Metric(Trackable):
   """Holds Variables aggregating statistics over an evaluation run.
 
   Subclasses implement `build()` (creating variables with `add_variable`), `call()` (updating
   them) and `result()`.
   """
+
+  _checkpoint_creators = ("add_variable",)
 
   def __init__(self, name=None, use_global_step=False):
     self._built = False

@@ -1,0 +1,19 @@
+"""The trackable protocol: what a checkpoint knows of the objects it descends into.
+
+A `Trackable`'s variables and trackable attributes (and those in its lists and dicts) are
+saved under their attribute names. A class adds to that with two hooks:
+`_checkpoint_creators` names the methods that create variables (a restore waiting for values
+wraps them, so variables created later are restored on creation), and
+`_checkpoint_dependencies()` returns further (name, child) pairs, walked first.
+"""
+from tfe_compat.framework.api import export
+
+
+@export("contrib.checkpoint.CheckpointableBase")
+class Trackable:
+  """Base of the objects a checkpoint descends into."""
+
+  _checkpoint_creators = ()
+
+  def _checkpoint_dependencies(self):
+    return []

@@ -1,0 +1,86 @@
+"""`tensorflow.python.util.deprecation`: TF's deprecation decorators, which log a warning the
+first time a deprecated function (or argument) is used, and `silence()`."""
+import contextlib
+import functools
+import logging
+
+_log = logging.getLogger("tensorflow")
+_PRINT_DEPRECATION_WARNINGS = True
+_warned = set()
+
+
+def _warn_once(key, message):
+  if _PRINT_DEPRECATION_WARNINGS and key not in _warned:
+    _warned.add(key)
+    _log.warning(message)
+
+
+def _name(func):
+  return "%s.%s" % (getattr(func, "__module__", "?"), getattr(func, "__qualname__", func))
+
+
+def deprecated(date, instructions, warn_once=True):  # pylint: disable=unused-argument
+  """Decorator: calling the function logs "... is deprecated and will be removed ..." once."""
+  def decorate(func):
+    when = "in a future version" if date is None else "after %s" % date
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+      _warn_once(func, "From %s: %s (from %s) is deprecated and will be removed %s.\n"
+                 "Instructions for updating:\n%s" % (_name(func), func.__name__,
+                                                     func.__module__, when, instructions))
+      return func(*args, **kwargs)
+    return wrapper
+  return decorate
+
+
+def deprecated_args(date, instructions, *deprecated_arg_names_or_tuples, **kwargs):  # pylint: disable=unused-argument
+  """Decorator: passing one of the named arguments logs a deprecation warning once."""
+  names = [n if isinstance(n, str) else n[0] for n in deprecated_arg_names_or_tuples]
+
+  def decorate(func):
+    @functools.wraps(func)
+    def wrapper(*args, **kw):
+      for name in names:
+        if name in kw:
+          _warn_once((func, name), "From %s: calling %s with %s is deprecated and will be "
+                     "removed in a future version.\nInstructions for updating:\n%s"
+                     % (_name(func), func.__name__, name, instructions))
+      return func(*args, **kw)
+    return wrapper
+  return decorate
+
+
+def deprecated_arg_values(date, instructions, warn_once=True, **deprecated_kwargs):  # pylint: disable=unused-argument
+  """Decorator: passing a named argument with the given value logs a warning once."""
+  def decorate(func):
+    @functools.wraps(func)
+    def wrapper(*args, **kw):
+      for name, value in deprecated_kwargs.items():
+        if name in kw and kw[name] == value:
+          _warn_once((func, name), "From %s: calling %s with %s=%r is deprecated.\n"
+                     "Instructions for updating:\n%s" % (_name(func), func.__name__, name,
+                                                         value, instructions))
+      return func(*args, **kw)
+    return wrapper
+  return decorate
+
+
+def deprecated_alias(deprecated_name, name, func_or_class, warn_once=True):  # pylint: disable=unused-argument
+  """`func_or_class` under an old name (used as is)."""
+  return func_or_class
+
+
+def deprecated_endpoints(*args):  # pylint: disable=unused-argument
+  return lambda func: func
+
+
+@contextlib.contextmanager
+def silence():
+  """Turns the deprecation warnings off inside the block."""
+  global _PRINT_DEPRECATION_WARNINGS  # pylint: disable=global-statement
+  previous, _PRINT_DEPRECATION_WARNINGS = _PRINT_DEPRECATION_WARNINGS, False
+  try:
+    yield
+  finally:
+    _PRINT_DEPRECATION_WARNINGS = previous
