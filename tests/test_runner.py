@@ -209,3 +209,52 @@ def test_test_util_decorators_run_eager_half_and_skip_graph_only(tmp_path):
     assert "[       OK ] T.%s" % name in out.stderr
   assert ("[  SKIPPED ] T.test_graph_only - Graph mode is not supported: tfe_compat runs "
           "TensorFlow's eager execution only") in out.stderr
+
+
+def test_dash_m_runs_a_module_and_dash_c_a_string_like_python(tmp_path):
+  package = tmp_path / "pkg"
+  package.mkdir()
+  (package / "__init__.py").write_text("")
+  (package / "train.py").write_text(textwrap.dedent("""
+      import sys
+      import tensorflow as tf
+      def fail():
+        raise ValueError("boom")
+      print(__name__, sys.argv[0].endswith("train.py"), sys.argv[1:], int(tf.constant(2) * 3))
+      if sys.argv[1:] == ["fail"]:
+        fail()
+  """))
+  run = lambda *args: subprocess.run([TFE_RUN] + list(args), capture_output=True, text=True,  # noqa: E731
+                                     timeout=120, cwd=tmp_path, check=False)
+  out = run("-m", "pkg.train", "--steps", "2")
+  assert out.returncode == 0, out.stderr
+  assert out.stdout == "__main__ True ['--steps', '2'] 6\n"
+  out = run("-m", "pkg.train", "fail")
+  assert out.returncode == 1
+  assert out.stderr.splitlines()[1].endswith("train.py\", line 8, in <module>")
+  assert out.stderr.splitlines()[-1] == "ValueError: boom"
+  out = run("-c", "import sys, tensorflow as tf; print(sys.argv, tf.add(1, 2).numpy())", "a")
+  assert out.returncode == 0, out.stderr
+  assert out.stdout == "['-c', 'a'] 3\n"
+  out = run("-c", "1 / 0")
+  assert out.returncode == 1
+  assert out.stderr.splitlines()[1:] == ['  File "<string>", line 1, in <module>',
+                                         "ZeroDivisionError: division by zero"]
+  out = run("-m", "no_such_module")
+  assert (out.returncode, out.stderr) == (1, "tfe-run: No module named no_such_module\n")
+
+
+def test_absl_verbosity_does_not_turn_on_jax_debug_logging(tmp_path):
+  out = _run(tmp_path, """
+      import tensorflow as tf
+      tf.enable_eager_execution()
+      def main(_):
+        x = tf.Variable(tf.ones([2, 2]))
+        with tf.GradientTape() as tape:
+          loss = tf.reduce_sum(tf.matmul(x, x))
+        print(tape.gradient(loss, x).numpy().sum())
+      tf.app.run()
+  """, "--verbosity=1")
+  assert out.returncode == 0, out.stderr
+  assert out.stdout == "16.0\n"
+  assert "jax" not in out.stderr and "Compiling" not in out.stderr, out.stderr[:500]

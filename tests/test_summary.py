@@ -501,3 +501,32 @@ def test_summary_iterator_reads_event_files(tmp_path):
       [(3, [("loss", 0.5)])]
   with pytest.raises(tf.errors.NotFoundError, match="No such file or directory"):
     list(tf.train.summary_iterator(str(tmp_path / "missing")))
+
+
+def test_tensorboard_reader_works_inside_tfe_run(tmp_path):
+  # Under tfe-run, `import tensorflow` inside TensorBoard's reader is tfe_compat: the reader
+  # probes tf.compat, tf.io.gfile and deprecation helpers, and must read our logs in-process.
+  script = tmp_path / "read_logs.py"
+  script.write_text(
+      "import glob, os\n"
+      "import tensorflow as tf\n"
+      "tf.enable_eager_execution()\n"
+      "logdir = os.path.join(os.path.dirname(__file__), 'logs')\n"
+      "with tf.contrib.summary.create_file_writer(logdir).as_default(), \\\n"
+      "    tf.contrib.summary.always_record_summaries():\n"
+      "  for step in range(3):\n"
+      "    tf.contrib.summary.scalar('loss', 1.0 / (step + 1), step=step)\n"
+      "    tf.contrib.summary.histogram('w', tf.constant([1., 2., 3.]), step=step)\n"
+      "tf.contrib.summary.flush()\n"
+      "from tensorboard.backend.event_processing import event_accumulator\n"
+      "from tensorboard.backend.event_processing import event_file_loader\n"
+      "acc = event_accumulator.EventAccumulator(logdir, size_guidance={'scalars': 0})\n"
+      "acc.Reload()\n"
+      "print(sorted(acc.Tags()['scalars']), sorted(acc.Tags()['histograms']))\n"
+      "print([(e.step, round(e.value, 4)) for e in acc.Scalars('loss')])\n"
+      "path = glob.glob(os.path.join(logdir, 'events*'))[0]\n"
+      "print(sum(1 for _ in event_file_loader.EventFileLoader(path).Load()))\n")
+  out = subprocess.run([sys.executable, "-m", "tfe_compat", str(script)], capture_output=True,
+                       text=True, timeout=300, check=False)
+  assert out.returncode == 0, out.stderr
+  assert out.stdout.splitlines() == ["['loss'] ['w']", "[(0, 1.0), (1, 0.5), (2, 0.3333)]", "7"]

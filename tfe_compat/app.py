@@ -17,6 +17,22 @@ def _parse_flags_tolerate_undef(argv):
   return _absl_flags.FLAGS(argv, known_only=True)
 
 
+# Libraries tfe_compat runs on log what TF's C++ core would keep to itself (JAX's tracing and
+# compilation, asyncio under orbax): absl's `--verbosity=1` sets the root logger to DEBUG, which
+# must not turn them on. Their own settings (JAX_LOGGING_LEVEL, a level set by the user) win.
+_QUIET_LOGGERS = ("jax", "asyncio")
+
+
+def _quiet_libraries():
+  for name in _QUIET_LOGGERS:
+    logger = _py_logging.getLogger(name)
+    if logger.level == _py_logging.NOTSET:
+      logger.setLevel(_py_logging.WARNING)
+
+
+_quiet_libraries()
+
+
 @export("app.run", "contrib.eager.run")
 def run(main=None, argv=None):
   """`tf.app.run`: parses flags, calls `main(argv)` and exits with its return value."""

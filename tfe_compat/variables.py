@@ -448,6 +448,21 @@ def is_variable_initialized(variable):
   return variable.is_initialized()
 
 
+@export("report_uninitialized_variables")
+def report_uninitialized_variables(var_list=None, name="report_uninitialized_variables"):
+  """Eager variables are initialized on creation: an empty string Tensor, as TF gives."""
+  return ops.constant([], dtype=dtypes.string)
+
+
+@export("assert_variables_initialized")
+def assert_variables_initialized(var_list=None):
+  """Graph-mode check; under eager execution TF gives None without `var_list` and fails on
+  the variables' `.op` with one."""
+  if not var_list:
+    return None
+  raise AttributeError("Tensor.op is undefined when eager execution is enabled.")
+
+
 @export("resource_variables_enabled")
 def resource_variables_enabled():
   """True: eager variables are always resource variables."""

@@ -8,6 +8,7 @@ wraps the outputs, and records on active GradientTapes only when one is active.
 """
 import functools
 import numbers
+import sys
 
 import jax
 import jax.numpy as jnp
@@ -42,6 +43,26 @@ def _op_error(name, inputs, exc, describe):
 
 
 OP_NAMES = set()  # the TF op names of every @op, e.g. "MatMul"
+_log_device_placement = False
+
+
+@export("debugging.set_log_device_placement")
+def set_log_device_placement(enabled):
+  """Logs, to stderr, the device each op executes on (TF's "Executing op ... in device ...")."""
+  global _log_device_placement  # pylint: disable=global-statement
+  _log_device_placement = bool(enabled)
+
+
+@export("debugging.get_log_device_placement")
+def get_log_device_placement():
+  return _log_device_placement
+
+
+def _log_placement(op_name, out):
+  first = out[0] if type(out) in (tuple, list) else out
+  if isinstance(first, jax.Array):
+    print("Executing op %s in device %s"
+          % (op_name, device_lib.tf_name(next(iter(first.devices())))), file=sys.stderr)
 
 
 def op(impl=None, *, name=None, jit=True, describe_error=None, differentiable=True):
@@ -91,6 +112,8 @@ def op(impl=None, *, name=None, jit=True, describe_error=None, differentiable=Tr
       raise
     except (TypeError, ValueError) as e:
       out = recover(inputs, kwargs, e)
+    if _log_device_placement:
+      _log_placement(op_name, out)
     result = [Tensor(o) for o in out] if type(out) in (tuple, list) else Tensor(out)
     if _ctx.tapes and differentiable:
       if differentiable is not True:

@@ -26,7 +26,6 @@ MODULES = {
     "python.framework.errors": "errors",
     "python.framework.errors_impl": "errors",
     "python.framework.test_util": "tfe_compat.internal.test_util",
-    "python.framework.graph_util": ("graph_util",),
     "python.framework.random_seed": ("", "random"),
     "python.framework.sparse_tensor": ("", "sparse"),
     "python.framework.tensor_spec": ("",),

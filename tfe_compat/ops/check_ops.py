@@ -13,6 +13,7 @@ from tfe_compat.framework import errors
 from tfe_compat.framework import ops
 from tfe_compat.framework.api import export
 from tfe_compat.framework.tensor import Tensor
+from tfe_compat.ops import math_ops
 from tfe_compat.ops.control_flow_ops import is_traced
 from tfe_compat.ops.logging_ops import stage, summarize_v1
 
@@ -340,3 +341,101 @@ def check_numerics(tensor, message, name=None):
 def verify_tensor_all_finite(t=None, msg=None, name=None, x=None, message=None):
   """`tf.verify_tensor_all_finite` (`x` / `message` are the new names of `t` / `msg`)."""
   return check_numerics(t if x is None else x, msg if message is None else message)
+
+
+export("debugging.is_nan")(math_ops.is_nan)
+export("debugging.is_inf")(math_ops.is_inf)
+export("debugging.is_finite")(math_ops.is_finite)
+
+
+def _shape_and_dtype(tensor):
+  return "shape=%s dtype=%s" % (tensor.shape, tensor.dtype.name)
+
+
+@export("debugging.assert_shapes", "assert_shapes")
+def assert_shapes(shapes, data=None, summarize=None, message=None, name=None):
+  """`tf.debugging.assert_shapes`: ValueError unless every (tensor, shape) pair agrees with
+  its shape and with the sizes the same symbol ('N', ...) takes elsewhere. A shape is a
+  sequence of ints, symbols, '.' or None (any size), led by '...' or '*' for any number of
+  outer dimensions; a scalar counts as shape (1,)."""
+  if isinstance(shapes, dict):
+    shapes = shapes.items()
+  message = message or ""
+  checked = []
+  for x, spec in shapes:
+    if spec is None:
+      continue
+    x = _tensor(x)
+    if not (hasattr(spec, "__iter__") or hasattr(spec, "__getitem__")):
+      raise ValueError("%s.  Tensor %s.  Specified shape must be an iterable.  An iterable has "
+                       "the attribute `__iter__` or `__getitem__`.  Received specified shape: "
+                       "%s" % (message, _shape_and_dtype(x), spec))
+    spec = tuple(spec)
+    for i, symbol in enumerate(spec):
+      if symbol in (Ellipsis, "*") and i != 0:
+        raise ValueError("%s.  Tensor %s specified shape index %d.  Symbol `...` or `*` for a "
+                         "variable number of unspecified dimensions is only allowed as the "
+                         "first entry" % (message, _shape_and_dtype(x), i))
+    open_outer = bool(spec) and spec[0] in (Ellipsis, "*")
+    symbols = (spec[1:] if open_outer else spec) or (1,)
+    sizes = tuple(x._value.shape) or (1,)
+    checked.append((x, open_outer, sizes, symbols))
+  for x, open_outer, _, symbols in checked:
+    rank = len(symbols)
+    if open_outer:
+      if rank > 1:
+        assert_rank_at_least(x, rank, message=message)
+    elif rank == 1:
+      assert_rank_in(x, [0, 1], message=message)
+    else:
+      assert_rank(x, rank, message=message)
+  specified = {}
+  for x, open_outer, sizes, symbols in checked:
+    for i, symbol in enumerate(symbols):
+      if symbol in (None, "."):
+        continue
+      dim = i - len(symbols) if open_outer else i
+      actual = sizes[dim]
+      if isinstance(symbol, (int, np.integer)) or str(symbol).isdigit():
+        expected, how = int(symbol), "Specified explicitly"
+      elif symbol in specified:
+        expected, by, at = specified[symbol]
+        how = "Specified by tensor %s dimension %d" % (_shape_and_dtype(by), at)
+      else:
+        specified[symbol] = (actual, x, dim)
+        continue
+      if actual != expected:
+        raise ValueError("%s.  %s.  Tensor %s dimension %s must have size %d.  Received size "
+                         "%d, shape %s" % (message, how, _shape_and_dtype(x), dim, expected,
+                                           actual, x.shape))
+
+
+@export("debugging.assert_same_float_dtype", "assert_same_float_dtype")
+def assert_same_float_dtype(tensors=None, dtype=None):
+  """The floating dtype shared by `tensors` (and `dtype`); float32 when neither is given."""
+  dtype = dtypes.as_dtype(dtype).base_dtype if dtype is not None else None
+  first = None
+  for item in tensors or ():
+    if item is None:
+      continue
+    item_type = item.dtype.base_dtype
+    if dtype is None:
+      dtype, first = item_type, item
+    elif item_type != dtype:
+      raise ValueError("%s, type=%s, must be of the same type (%s)%s." % (
+          getattr(item, "name", item), item_type, dtype,
+          " as %s" % getattr(first, "name", first) if first is not None else ""))
+  if dtype is None:
+    return dtypes.float32
+  if not dtype.is_floating:
+    raise ValueError("Expected floating point type, got %s." % dtype)
+  return dtype
+
+
+@export("add_check_numerics_ops")
+def add_check_numerics_ops():
+  """Graph-mode only, as in TF: raises under eager execution."""
+  raise RuntimeError("add_check_numerics_ops() is not compatible with eager execution. To check "
+                     "for Inf's and NaN's under eager execution, call "
+                     "tfe.seterr(inf_or_nan='raise') once before executing the checked "
+                     "operations.")
