@@ -84,3 +84,18 @@ def test_log_device_placement_prints_each_op_and_device():
   assert out.stderr.splitlines() == [
       "Executing op MatMul in device /job:localhost/replica:0/task:0/device:CPU:0",
       "Executing op Mul in device /job:localhost/replica:0/task:0/device:CPU:0"]
+
+
+def test_convert_to_tensor_or_sparse_tensor_or_indexed_slices():
+  sparse = tf.convert_to_tensor_or_sparse_tensor(tf.SparseTensorValue([[0]], [1.], [2]))
+  assert isinstance(sparse, tf.SparseTensor) and sparse.values.numpy().tolist() == [1.]
+  dense = tf.convert_to_tensor_or_sparse_tensor([1, 2], tf.int64)
+  assert dense.dtype is tf.int64 and dense.numpy().tolist() == [1, 2]
+  with pytest.raises(RuntimeError, match=r"^Sparse dtype: requested = int32, actual = float32$"):
+    tf.convert_to_tensor_or_sparse_tensor(tf.SparseTensor([[0]], [1.], [2]), tf.int32)
+  slices = tf.IndexedSlices(tf.constant([1.]), tf.constant([0]))
+  assert tf.convert_to_tensor_or_indexed_slices(slices) is slices
+  assert tf.convert_to_tensor_or_indexed_slices(3.).dtype is tf.float32
+  with pytest.raises(ValueError, match="^Tensor conversion requested dtype int32 for Tensor with "
+                     "dtype float32: 'IndexedSlices"):
+    tf.convert_to_tensor_or_indexed_slices(slices, tf.int32)

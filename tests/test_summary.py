@@ -530,3 +530,18 @@ def test_tensorboard_reader_works_inside_tfe_run(tmp_path):
                        text=True, timeout=300, check=False)
   assert out.returncode == 0, out.stderr
   assert out.stdout.splitlines() == ["['loss'] ['w']", "[(0, 1.0), (1, 0.5), (2, 0.3333)]", "7"]
+
+
+def test_v1_tensor_summary_bytes_equal_tf():
+  # Golden bytes from TF 2.21's tf.compat.v1.summary.tensor_summary under eager execution.
+  out = tf.summary.tensor_summary("t", tf.constant([[1., 2.]]), summary_description="d",
+                                  display_name="T", family="fam")
+  assert out.dtype is tf.string
+  assert out.numpy() == (b'\n+\n\tfam/fam/tB\x16\x08\x01\x12\x08\x12\x02\x08\x01\x12\x02\x08'
+                         b'\x02"\x08\x00\x00\x80?\x00\x00\x00@J\x06\x12\x01T\x1a\x01d')
+  assert tf.summary.tensor_summary("x y", [1, 2]).numpy() == (
+      b'\n\x1b\n\x03x_yB\x12\x08\x03\x12\x04\x12\x02\x08\x02"\x08\x01\x00\x00\x00\x02\x00\x00'
+      b'\x00J\x00')
+  tf.summary.FileWriterCache.clear()
+  with pytest.raises(RuntimeError, match="FileWriter is not compatible with eager execution"):
+    tf.summary.FileWriterCache.get("logs")

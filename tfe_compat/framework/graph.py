@@ -49,7 +49,7 @@ def async_wait():
   jax.effects_barrier()
 
 
-@export("placeholder", "sparse_placeholder")
+@export("placeholder", "sparse_placeholder", "sparse.placeholder")
 def placeholder(dtype=None, shape=None, name=None):
   raise RuntimeError("tf.placeholder() is not compatible with eager execution.")
 

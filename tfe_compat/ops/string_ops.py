@@ -527,3 +527,31 @@ def _indexed_slices_to_tensor(value, dtype=None, name=None, as_ref=False):
 
 
 register_tensor_conversion_function(IndexedSlices, _indexed_slices_to_tensor)
+
+
+def _incompatible(value, dtype):
+  return dtype is not None and not dtypes.as_dtype(dtype).is_compatible_with(value.dtype)
+
+
+@export("convert_to_tensor_or_sparse_tensor")
+def convert_to_tensor_or_sparse_tensor(value, dtype=None, name=None):
+  """A SparseTensor for a SparseTensor(Value), else `tf.convert_to_tensor(value, dtype)`."""
+  if isinstance(value, SparseTensorValue):
+    value = SparseTensor.from_value(value)
+  if isinstance(value, SparseTensor):
+    if _incompatible(value, dtype):
+      raise RuntimeError("Sparse dtype: requested = %s, actual = %s"
+                         % (dtypes.as_dtype(dtype).name, value.dtype.name))
+    return value
+  return convert_to_tensor(value, dtype)
+
+
+@export("convert_to_tensor_or_indexed_slices")
+def convert_to_tensor_or_indexed_slices(value, dtype=None, name=None):
+  """An IndexedSlices as it is, else `tf.convert_to_tensor(value, dtype)`."""
+  if isinstance(value, IndexedSlices):
+    if _incompatible(value, dtype):
+      raise ValueError("Tensor conversion requested dtype %s for Tensor with dtype %s: %r"
+                       % (dtypes.as_dtype(dtype).name, value.dtype.name, str(value)))
+    return value
+  return convert_to_tensor(value, dtype)

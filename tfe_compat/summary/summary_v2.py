@@ -215,6 +215,35 @@ class FileWriter:
                        "Use tf.contrib.summary instead.")
 
 
+@export("summary.FileWriterCache")
+class FileWriterCache:
+  """TF 1.x's cache of FileWriters by logdir; `get` fails as FileWriter does eagerly."""
+
+  @staticmethod
+  def clear():
+    pass
+
+  @staticmethod
+  def get(logdir):
+    return FileWriter(logdir)
+
+
+@export("summary.tensor_summary")
+def tensor_summary(name, tensor, summary_description=None, collections=None,
+                   summary_metadata=None, family=None, display_name=None):
+  """TF 1.x's tensor summary: the serialized `Summary` of `tensor` as a string Tensor, with
+  `summary_metadata` (plus the description and display name given)."""
+  metadata = summary_pb2.SummaryMetadata()
+  if summary_metadata is not None:
+    metadata.CopyFrom(encoding.metadata_proto(summary_metadata))
+  if summary_description is not None:
+    metadata.summary_description = summary_description
+  if display_name is not None:
+    metadata.display_name = display_name
+  return _v1_summary(encoding.generic, so.scoped_tag(name, family), so.value_of(tensor),
+                     metadata)
+
+
 @export("summary.merge_all")
 def merge_all(key="summaries", scope=None, name=None):
   raise RuntimeError("Merging tf.summary.* ops is not compatible with eager execution. "
