@@ -99,3 +99,21 @@ def test_convert_to_tensor_or_sparse_tensor_or_indexed_slices():
   with pytest.raises(ValueError, match="^Tensor conversion requested dtype int32 for Tensor with "
                      "dtype float32: 'IndexedSlices"):
     tf.convert_to_tensor_or_indexed_slices(slices, tf.int32)
+
+
+def test_nondifferentiable_batch_function_and_aggregation_method():
+  # TF 1.15's decorated function returns the BatchFunction op's list of outputs.
+  @tf.nondifferentiable_batch_function(1, 2, 10)
+  def f(a, b):
+    return a * b, a + b
+
+  out = f(tf.constant([1., 2.]), tf.constant([3., 4.]))
+  assert [t.numpy().tolist() for t in out] == [[3., 8.], [4., 6.]]
+  with pytest.raises(AttributeError, match="'float' object has no attribute 'dtype'"):
+    f(1.0, 2.0)
+  with pytest.raises(ValueError, match="supposed to be Tensors"):
+    f(np.ones(2), np.ones(2))
+  assert (tf.AggregationMethod.ADD_N, tf.AggregationMethod.DEFAULT,
+          tf.AggregationMethod.EXPERIMENTAL_TREE,
+          tf.AggregationMethod.EXPERIMENTAL_ACCUMULATE_N) == (0, 0, 1, 2)
+  assert tf.NoGradient is tf.NotDifferentiable

@@ -145,7 +145,7 @@ class RegisterGradient:
     return f
 
 
-@export("NotDifferentiable", "no_gradient")
+@export("NotDifferentiable", "NoGradient", "no_gradient")
 def not_differentiable(op_type):
   """Accepted for ops tfe_compat has (their gradients come from JAX); see RegisterGradient."""
   RegisterGradient(op_type)

@@ -420,3 +420,22 @@ def function(func=None, input_signature=None, autograph=True, experimental_autog
 def defun_with_attributes(func=None, input_signature=None, attributes=None, autograph=True):
   return function(func, input_signature=input_signature, autograph=autograph)
 
+
+@export("nondifferentiable_batch_function")
+def batch_function(num_batch_threads, max_batch_size, batch_timeout_micros,
+                   allowed_batch_sizes=None, max_enqueued_batches=10, autograph=True):
+  """TF 1.15's batching decorator. Eagerly each call is its own batch: the decorated
+  function returns the list of the computation's output Tensors, as TF's BatchFunction op."""
+  def decorator(fn):
+    @functools.wraps(fn)
+    def decorated(*args):
+      for arg in args:
+        arg.dtype  # pylint: disable=pointless-statement  (TF reads it first: AttributeError)
+        if not isinstance(arg, Tensor):
+          raise ValueError("All arguments to functions decorated with `batch_function`  are "
+                           "supposed to be Tensors; found %r" % (arg,))
+      out = fn(*args)
+      return list(out) if isinstance(out, (list, tuple)) else [out]
+    return decorated
+  return decorator
+

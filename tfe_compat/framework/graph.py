@@ -198,6 +198,15 @@ def gradients(ys, xs, grad_ys=None, name="gradients", **kwargs):
                      "Use tf.GradientTape instead.")
 
 
+@export("AggregationMethod")
+class AggregationMethod:
+  """How `tf.gradients` sums gradients (graph mode); TF 1.15's constants."""
+  ADD_N = 0
+  DEFAULT = ADD_N
+  EXPERIMENTAL_TREE = 1
+  EXPERIMENTAL_ACCUMULATE_N = 2
+
+
 @export("ConfigProto")
 class ConfigProto:
   """Session configuration: accepted and ignored (JAX manages devices and threads)."""

@@ -5,6 +5,7 @@ so new variables, as TF 1.x did; keep a layer object to reuse variables.
 """
 import inspect
 
+from tfe_compat import variable_scope as vs
 from tfe_compat.framework.api import export
 from tfe_compat.keras import layers as _keras_layers
 from tfe_compat.keras.engine import base_layer
@@ -12,7 +13,17 @@ from tfe_compat.keras.engine import base_layer
 
 @export("layers.Layer")
 class Layer(base_layer.Layer):
-  """`tf.layers.Layer`: a Keras Layer (TF1's base layer API: `apply`, `add_variable`)."""
+  """`tf.layers.Layer`: a Keras Layer (TF1's base layer API: `apply`, `add_variable`).
+
+  As TF1 creates a layer's variables with `tf.get_variable`, a weight without an initializer
+  takes the enclosing variable scope's initializer (else Keras's default)."""
+
+  def add_weight(self, name=None, shape=None, dtype=None, initializer=None, *args, **kwargs):
+    if initializer is None:
+      initializer = vs.get_variable_scope().initializer
+    return super().add_weight(name, shape, dtype, initializer, *args, **kwargs)
+
+  add_variable = add_weight
 
 
 export("layers.InputSpec")(base_layer.InputSpec)
@@ -22,6 +33,21 @@ def _tf1_layer(keras_class, name, training_default=None):
   """A tf.layers class: the Keras layer under its TF1 name (TF1 calls default training=False)."""
   namespace = {"__doc__": "`tf.layers.%s` (Keras %s with TF1 defaults)." % (name, name),
                "__module__": __name__}
+  scoped = [p.name for p in inspect.signature(keras_class.__init__).parameters.values()
+            if p.name.endswith("_initializer") and p.default == "glorot_uniform"]
+  if scoped:  # TF1's default None: the variable scope's initializer, else glorot_uniform
+    positions = list(inspect.signature(keras_class.__init__).parameters)[1:]
+
+    def __init__(self, *args, **kwargs):
+      for parameter in scoped:
+        if parameter not in positions[:len(args)]:
+          kwargs.setdefault(parameter, None)
+      keras_class.__init__(self, *args, **kwargs)
+    signature = inspect.signature(keras_class.__init__)
+    __init__.__signature__ = signature.replace(parameters=[
+        p.replace(default=None) if p.name in scoped else p
+        for p in signature.parameters.values()])
+    namespace["__init__"] = __init__
   if training_default is not None:
     def call(self, inputs, training=training_default):
       return keras_class.call(self, inputs, training=training)

@@ -12,12 +12,14 @@ import jax
 import jax.numpy as jnp
 
 from tfe_compat import variable_scope as vs
+from tfe_compat.framework import device as device_lib
 from tfe_compat.framework import dtypes
 from tfe_compat.framework import ops
 from tfe_compat.framework.api import export
 from tfe_compat.framework.ops import op
 from tfe_compat.framework.tensor import Tensor
-from tfe_compat.keras.engine.base_layer import Layer, to_snake_case
+from tfe_compat.keras.engine.base_layer import to_snake_case
+from tfe_compat.layers import Layer
 from tfe_compat.keras.layers import recurrent_cells
 from tfe_compat.ops import array_ops
 from tfe_compat.ops import init_ops
@@ -439,6 +441,23 @@ class ResidualWrapper(_Wrapper):
     return self._residual_fn(inputs, output), new_state
 
 
+@export("nn.rnn_cell.DeviceWrapper", "contrib.rnn.DeviceWrapper")
+class DeviceWrapper(_Wrapper):
+  """Runs the cell (and its zero state) on `device`."""
+
+  def __init__(self, cell, device):
+    super().__init__(cell)
+    self._device = device
+
+  def zero_state(self, batch_size, dtype):
+    with device_lib.device(self._device):
+      return self._cell.zero_state(batch_size, dtype)
+
+  def call(self, inputs, state, scope=None):
+    with device_lib.device(self._device):
+      return self._cell(inputs, state, scope=scope)
+
+
 # ---- Loops over time ----
 def _initial_state(cell, initial_state, batch_size, dtype):
   if initial_state is not None:
@@ -532,4 +551,4 @@ def static_bidirectional_rnn(cell_fw, cell_bw, inputs, initial_state_fw=None,
   return outputs, state_fw, state_bw
 
 
-from tfe_compat.nn import cudnn_rnn  # noqa: E402,F401  pylint: disable=wrong-import-position
+from tfe_compat.nn import cudnn_rnn, rnn_loops  # noqa: E402,F401  pylint: disable=wrong-import-position
