@@ -23,7 +23,8 @@ import workloads  # pylint: disable=g-import-not-at-top  (imports tensorflow: af
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = ["op_overhead.py", "tape.py", "function.py", "layers.py",
-           "optimizers.py", "data.py", "checkpoint.py", "summary.py"]
+           "optimizers.py", "data.py", "checkpoint.py", "summary.py",
+           "string_hash.py"]
 
 
 # ---- the workloads written by hand in JAX ----

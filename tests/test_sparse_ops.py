@@ -308,12 +308,6 @@ def test_from_dense_eye_expand_dims():
   check(tf.sparse.expand_dims(A(), 1), [[0, 0, 1], [1, 0, 0], [1, 0, 2]], [1., -2., 3.],
         [2, 1, 3])
   check(tf.sparse.expand_dims(A()), [[0, 1, 0], [1, 0, 0], [1, 2, 0]], [1., -2., 3.], [2, 3, 1])
-  with pytest.raises(NotImplementedError):
-    tf.sparse.cross([ids_like()])
-
-
-def ids_like():
-  return sp([[0, 0]], [b"a"], [1, 1])
 
 
 def test_mask():

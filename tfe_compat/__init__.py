@@ -26,6 +26,11 @@ from tfe_compat.ops import sampled_ops  # noqa: F401  (candidate samplers, nce /
 from tfe_compat.ops import sparse_ops, sparse_math_ops  # noqa: F401  (tf.sparse, tf.sparse_*)
 from tfe_compat.ops import image_boxes  # noqa: F401  (NMS variants, glimpses, JPEG quality)
 from tfe_compat.ops import linear_operator  # noqa: F401  (tf.linalg.LinearOperator*)
+from tfe_compat.ops import lookup_ops, lookup_mutable_ops, sparse_cross_ops  # noqa: F401  (tf.lookup)
+from tfe_compat.framework import tensor_util as _tensor_util  # noqa: F401  (make_tensor_proto)
+from tfe_compat import proto as _proto  # noqa: F401  (tf.AttrValue, tf.GraphDef, ...)
+from tfe_compat.ops import io_ops as _io_ops, proto_ops as _proto_ops  # noqa: F401  (tf.io)
+from tfe_compat.ops import audio_ops, bitwise_ops, quantization_ops, set_ops  # noqa: F401
 from tfe_compat import variables as _variables  # noqa: F401
 from tfe_compat.contrib import metrics as _contrib_metrics  # noqa: F401
 from tfe_compat.eager import backprop as _backprop  # noqa: F401
@@ -58,6 +63,9 @@ from tfe_compat.keras import callbacks_tensorboard as _callbacks_tensorboard  # 
 from tfe_compat import data as _data  # noqa: F401  (tf.data, TFRecords, tf.train.Example)
 from tfe_compat import nest  # noqa: F401  (tf.nest)
 from tfe_compat import distribute as _distribute  # noqa: F401  (tf.distribute, strategies)
+from tfe_compat import distributions as _distributions  # noqa: F401  (tf.distributions)
+from tfe_compat import stateful_random_ops as _stateful_random  # noqa: F401  (Generator)
+from tfe_compat.keras.layers import dense_features as _dense_features  # noqa: F401  (columns)
 from tfe_compat.framework import graph as _graph  # noqa: F401
 from tfe_compat.internal import test_util as _test_util  # noqa: F401  (tf.test)
 

@@ -4,9 +4,13 @@
 innermost last; eager name scopes are never uniquified. Variable scopes live in a
 per-thread store (the current `VariableScope` and TF's counts of opened scope names).
 In eager mode every scope's `reuse` is `tf.AUTO_REUSE` and `get_variable` always creates
-a new variable, as in TF.
+a new variable, as in TF. `variable_creator_scope` creators see every `tf.Variable` built.
 """
+import contextlib
 import enum
+import functools
+import inspect
+import logging
 import threading
 
 from tfe_compat.framework import context
@@ -259,3 +263,89 @@ class variable_scope:  # pylint: disable=invalid-name
     finally:
       if self._name_scope is not None:
         self._name_scope.__exit__(exc_type, exc_value, traceback)
+
+
+# ---- tf.variable_creator_scope ----
+class _Creators(threading.local):
+  def __init__(self):
+    super().__init__()
+    self.stack = []  # creator functions, outermost first
+
+
+_creators = _Creators()
+
+
+class VariableMetaclass(type):
+  """Builds `tf.Variable(...)` through the creators of the enclosing
+  `variable_creator_scope`s (innermost first), each given the next creator and TF's keyword
+  arguments; subclasses of the variable class are built directly, as in TF."""
+
+  def __call__(cls, *args, **kwargs):
+    if not _creators.stack or isinstance(cls.__mro__[1], VariableMetaclass):
+      return super().__call__(*args, **kwargs)
+    parameters = inspect.signature(cls.__init__).parameters
+    bound = inspect.signature(cls.__init__).bind(None, *args, **kwargs)
+    bound.apply_defaults()
+    arguments = dict(list(bound.arguments.items())[1:])
+    if arguments.get("aggregation", 0) is None:
+      arguments["aggregation"] = parameters["aggregation"].default
+
+    def default_creator(**creator_kwargs):
+      return super(VariableMetaclass, cls).__call__(
+          **{k: v for k, v in creator_kwargs.items() if k in parameters})
+
+    creator = default_creator
+    for outer in _creators.stack:
+      creator = functools.partial(outer, creator)
+    return creator(**arguments)
+
+
+@export("variable_creator_scope")
+@contextlib.contextmanager
+def variable_creator_scope(variable_creator):
+  """Variables built inside (`tf.Variable`, `get_variable`, Keras weights) are made by
+  `variable_creator(next_creator, **kwargs)`, which may change the keyword arguments, call
+  `next_creator(**kwargs)` or return a variable of its own."""
+  stack = _creators.stack
+  depth = len(stack)
+  stack.append(variable_creator)
+  try:
+    yield
+  finally:
+    del stack[depth:]
+
+
+# ---- TF 1.x aliases ----
+@export("op_scope")
+@contextlib.contextmanager
+def op_scope(values, name, default_name=None):
+  """DEPRECATED: `tf.name_scope(name, default_name, values)`, with the arguments reordered."""
+  logging.getLogger("tensorflow").warning(
+      "tf.op_scope(values, name, default_name) is deprecated, use tf.name_scope(name, "
+      "default_name, values)")
+  with name_scope(name, default_name=default_name, values=values) as scope:
+    yield scope
+
+
+@export("variable_op_scope")
+@contextlib.contextmanager
+def variable_op_scope(values, name_or_scope, default_name=None, initializer=None,
+                      regularizer=None, caching_device=None, partitioner=None,
+                      custom_getter=None, reuse=None, dtype=None, use_resource=None,
+                      constraint=None):
+  """DEPRECATED: `tf.variable_scope(name_or_scope, default_name, values, ...)`."""
+  logging.getLogger("tensorflow").warning(
+      "tf.variable_op_scope(values, name, default_name) is deprecated, use "
+      "tf.variable_scope(name, default_name, values)")
+  with variable_scope(name_or_scope, default_name=default_name, values=values,
+                      initializer=initializer, regularizer=regularizer,
+                      caching_device=caching_device, partitioner=partitioner,
+                      custom_getter=custom_getter, reuse=reuse, dtype=dtype,
+                      use_resource=use_resource, constraint=constraint) as scope:
+    yield scope
+
+
+@export("no_regularizer")
+def no_regularizer(_):
+  """A regularizer that adds nothing (None), to turn off a scope's regularizer."""
+  return None

@@ -49,27 +49,8 @@ class VariableAggregation(enum.Enum):
   ONLY_FIRST_TOWER = 3
 
 
-class _Reference:
-  """What `Variable.experimental_ref()` returns: hashable, compares the wrapped object."""
-
-  def __init__(self, wrapped):
-    self._wrapped = wrapped
-
-  def deref(self):
-    return self._wrapped
-
-  def __eq__(self, other):
-    return isinstance(other, _Reference) and self._wrapped is other._wrapped
-
-  def __hash__(self):
-    return id(self._wrapped)
-
-  def __repr__(self):
-    return "<Reference wrapping %r>" % (self._wrapped,)
-
-
 @export("Variable", "ResourceVariable", "contrib.eager.Variable")
-class ResourceVariable:
+class ResourceVariable(metaclass=vs.VariableMetaclass):
   """A mutable Tensor-like value: `tf.Variable`, which is a ResourceVariable in eager mode."""
 
   __array_priority__ = 100  # NumPy binary operators defer to the Variable's
@@ -326,7 +307,7 @@ class ResourceVariable:
     return id(self)
 
   def experimental_ref(self):
-    return _Reference(self)
+    return tensor_lib.Reference(self)
 
   ref = experimental_ref
 
@@ -395,6 +376,17 @@ def _delegate(name):
 
 for _name in _OPERATORS:
   setattr(ResourceVariable, _name, _delegate(_name))
+
+
+def _unhashable_variable(self):
+  raise TypeError("Variable is unhashable if Tensor equality is enabled. Instead, use "
+                  "tensor.experimental_ref() as the key.")
+
+
+tensor_lib.register_equality(ResourceVariable, {  # tf.enable_tensor_equality()
+    "__eq__": lambda self, other: Tensor.__eq__(read(self), other),
+    "__ne__": lambda self, other: Tensor.__ne__(read(self), other),
+    "__hash__": _unhashable_variable})
 
 
 # ---- Collections and initializers: empty / nothing to run when executing eagerly ----

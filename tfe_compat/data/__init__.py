@@ -2,3 +2,4 @@
 from tfe_compat.data import dataset_ops, experimental, iterator_ops  # noqa: F401
 from tfe_compat.data import readers, tfrecord, example_parsing  # noqa: F401
 from tfe_compat.data import csv_readers  # noqa: F401
+from tfe_compat.data import sequence_parsing  # noqa: F401

@@ -1,15 +1,11 @@
 """`tf.train.Example` protos and `tf.parse_single_example` / `tf.io.parse_example`.
 
-The message classes are built with the protobuf package from descriptors equal to
-tensorflow/core/example/{feature,example}.proto (package `tensorflow`), so their
-serializations are byte-compatible with TensorFlow's.
+The message classes are compiled from TF's example.proto / feature.proto schema
+(tfe_compat/proto), so their serializations are byte-compatible with TensorFlow's.
 """
 import collections
 
 import numpy as np
-from google.protobuf import descriptor_pb2
-from google.protobuf import descriptor_pool
-from google.protobuf import message_factory
 
 from tfe_compat.framework import dtypes
 from tfe_compat.framework import errors
@@ -18,72 +14,16 @@ from tfe_compat.framework import tensor_shape
 from tfe_compat.framework.api import export
 from tfe_compat.framework.tensor import Tensor
 from tfe_compat.ops.string_ops import SparseTensor
+from tfe_compat.proto import example_pb2, feature_pb2
 
-_F = descriptor_pb2.FieldDescriptorProto
-
-
-def _message(file, name, fields, nested=()):
-  message = file.message_type.add(name=name)
-  for nested_message in nested:
-    message.nested_type.add().CopyFrom(nested_message)
-  for number, (field_name, kind, label, type_name, extra) in enumerate(fields, 1):
-    field = message.field.add(name=field_name, number=number, type=kind, label=label)
-    if type_name:
-      field.type_name = type_name
-    if extra.get("packed"):
-      field.options.packed = True
-    if "oneof" in extra:
-      field.oneof_index = extra["oneof"]
-  return message
-
-
-def _map_entry(name, value_type):
-  entry = descriptor_pb2.DescriptorProto(name=name)
-  entry.options.map_entry = True
-  entry.field.add(name="key", number=1, type=_F.TYPE_STRING, label=_F.LABEL_OPTIONAL)
-  entry.field.add(name="value", number=2, type=_F.TYPE_MESSAGE, label=_F.LABEL_OPTIONAL,
-                  type_name=value_type)
-  return entry
-
-
-def _build_classes():
-  file = descriptor_pb2.FileDescriptorProto(
-      name="tfe_compat/tensorflow/core/example/example.proto", package="tensorflow",
-      syntax="proto3")
-  rep, opt, msg = _F.LABEL_REPEATED, _F.LABEL_OPTIONAL, _F.TYPE_MESSAGE
-  _message(file, "BytesList", [("value", _F.TYPE_BYTES, rep, None, {})])
-  _message(file, "FloatList", [("value", _F.TYPE_FLOAT, rep, None, {"packed": True})])
-  _message(file, "Int64List", [("value", _F.TYPE_INT64, rep, None, {"packed": True})])
-  feature = _message(file, "Feature", [
-      ("bytes_list", msg, opt, ".tensorflow.BytesList", {"oneof": 0}),
-      ("float_list", msg, opt, ".tensorflow.FloatList", {"oneof": 0}),
-      ("int64_list", msg, opt, ".tensorflow.Int64List", {"oneof": 0})])
-  feature.oneof_decl.add(name="kind")
-  _message(file, "Features", [("feature", msg, rep, ".tensorflow.Features.FeatureEntry", {})],
-           [_map_entry("FeatureEntry", ".tensorflow.Feature")])
-  _message(file, "FeatureList", [("feature", msg, rep, ".tensorflow.Feature", {})])
-  _message(file, "FeatureLists",
-           [("feature_list", msg, rep, ".tensorflow.FeatureLists.FeatureListEntry", {})],
-           [_map_entry("FeatureListEntry", ".tensorflow.FeatureList")])
-  _message(file, "Example", [("features", msg, opt, ".tensorflow.Features", {})])
-  _message(file, "SequenceExample", [("context", msg, opt, ".tensorflow.Features", {}),
-                                     ("feature_lists", msg, opt, ".tensorflow.FeatureLists",
-                                      {})])
-  pool = descriptor_pool.DescriptorPool()
-  pool.Add(file)
-  names = ["BytesList", "FloatList", "Int64List", "Feature", "Features", "FeatureList",
-           "FeatureLists", "Example", "SequenceExample"]
-  return {n: message_factory.GetMessageClass(pool.FindMessageTypeByName("tensorflow." + n))
-          for n in names}
-
-
-_CLASSES = _build_classes()
-BytesList, FloatList, Int64List = (_CLASSES[n] for n in ("BytesList", "FloatList", "Int64List"))
-Feature, Features, FeatureList = (_CLASSES[n] for n in ("Feature", "Features", "FeatureList"))
-FeatureLists, Example = _CLASSES["FeatureLists"], _CLASSES["Example"]
-SequenceExample = _CLASSES["SequenceExample"]
-for _name, _cls in _CLASSES.items():
-  export("train." + _name)(_cls)
+BytesList, FloatList, Int64List = (feature_pb2.BytesList, feature_pb2.FloatList,
+                                   feature_pb2.Int64List)
+Feature, Features, FeatureList = feature_pb2.Feature, feature_pb2.Features, feature_pb2.FeatureList
+FeatureLists, Example = feature_pb2.FeatureLists, example_pb2.Example
+SequenceExample = example_pb2.SequenceExample
+for _cls in (BytesList, FloatList, Int64List, Feature, Features, FeatureList, FeatureLists,
+             Example, SequenceExample):
+  export("train." + _cls.__name__)(_cls)
 
 
 # ---- feature configurations ----
@@ -110,6 +50,57 @@ class FixedLenSequenceFeature(collections.namedtuple(
     return super().__new__(cls, shape, dtype, allow_missing, default_value)
 
 
+@export("io.SparseFeature", "SparseFeature")
+class SparseFeature(collections.namedtuple(
+    "SparseFeature", ["index_key", "value_key", "dtype", "size", "already_sorted"])):
+  """A SparseTensor of `size` built from an index feature (or one per dimension) and a value
+  feature of the same length."""
+
+  def __new__(cls, index_key, value_key, dtype, size, already_sorted=False):
+    return super().__new__(cls, index_key, value_key, dtype, size, already_sorted)
+
+
+def _index_keys(config):
+  return list(config.index_key) if isinstance(config.index_key, (list, tuple)) else [
+      config.index_key]
+
+
+def _plain_features(features):
+  """`features` with each SparseFeature replaced by VarLenFeatures of its keys."""
+  plain = {k: c for k, c in features.items() if not isinstance(c, SparseFeature)}
+  for config in features.values():
+    if isinstance(config, SparseFeature):
+      for key in _index_keys(config):
+        plain.setdefault(key, VarLenFeature(dtypes.int64))
+      plain.setdefault(config.value_key, VarLenFeature(config.dtype))
+  return plain
+
+
+def _sparse_feature(config, parsed, batched):
+  """The SparseTensor of a SparseFeature from parsed examples (dicts of NumPy arrays)."""
+  dtype = _check_dtype(config.value_key, config.dtype)
+  indices, values = [], []
+  for row, example in enumerate(parsed):
+    ids = [example[key] for key in _index_keys(config)]
+    vals = example[config.value_key]
+    for part in ids:
+      if len(part) != len(vals):
+        raise ValueError("Dimensions %d and %d are not compatible" % (len(part), len(vals)))
+    coords = np.stack(ids, axis=1) if ids else np.zeros((len(vals), 0), np.int64)
+    if not config.already_sorted:
+      order = np.lexsort(coords.T[::-1]) if len(coords) else np.zeros(0, np.int64)
+      coords, vals = coords[order], vals[order]
+    if batched:
+      coords = np.concatenate([np.full((len(vals), 1), row, np.int64), coords], axis=1)
+    indices.append(coords.astype(np.int64))
+    values.append(vals)
+  size = list(config.size) if isinstance(config.size, (list, tuple)) else [config.size]
+  shape = ([len(parsed)] if batched else []) + [int(d) for d in size]
+  values = np.concatenate(values).astype(dtype.as_numpy_dtype or object)
+  return SparseTensor(_tensor(np.concatenate(indices).reshape(-1, len(shape))),
+                      _tensor(values), _tensor(np.array(shape, np.int64)))
+
+
 _KINDS = {"float32": "float_list", "int64": "int64_list", "string": "bytes_list"}
 _KIND_NAMES = {"float_list": "float", "int64_list": "int64", "bytes_list": "string"}
 
@@ -121,9 +112,8 @@ def _where(key, index, name):
   return "Name: %s, Key: %s, Index: %d." % (name, key, index)
 
 
-def _values(example, key, dtype, index, name):
-  """The values of feature `key` of one parsed Example as a NumPy array, or None."""
-  features = example.features.feature
+def _values(features, key, dtype, index, name):
+  """The values of feature `key` of a Features map (of one Example) as NumPy, or None."""
   if key not in features:
     return None
   feature = features[key]
@@ -158,10 +148,15 @@ def _parse_one(serialized, features, index, name):
   except Exception:  # pylint: disable=broad-except
     raise errors.invalid_argument("Could not parse example input, value: '%s'"
                                   % (serialized,)) from None
+  return parse_features(example.features.feature, features, index, name)
+
+
+def parse_features(feature_map, features, index, name):
+  """NumPy values of `features` (configurations by key) from a Features map."""
   out = {}
   for key, config in features.items():
     dtype = _check_dtype(key, config.dtype)
-    values = _values(example, key, dtype, index, name)
+    values = _values(feature_map, key, dtype, index, name)
     if isinstance(config, VarLenFeature):
       out[key] = values if values is not None else np.zeros(0, dtype.as_numpy_dtype or object)
       continue
@@ -234,9 +229,13 @@ def parse_example(serialized, features, name=None, example_names=None):
   names = (["<unknown>"] * len(batch) if example_names is None
            else [n.decode() if isinstance(n, bytes) else str(n)
                  for n in _strings(example_names).tolist()])
-  parsed = [_parse_one(s, features, i, names[i]) for i, s in enumerate(batch.tolist())]
+  plain = _plain_features(features)
+  parsed = [_parse_one(s, plain, i, names[i]) for i, s in enumerate(batch.tolist())]
   out = {}
   for key, config in features.items():
+    if isinstance(config, SparseFeature):
+      out[key] = _sparse_feature(config, parsed, batched=True)
+      continue
     dtype = _check_dtype(key, config.dtype)
     rows = [p[key] for p in parsed]
     if isinstance(config, VarLenFeature):
@@ -264,9 +263,12 @@ def parse_single_example(serialized, features, name=None, example_names=None):
   if value.ndim != 0:
     raise ValueError("Shape must be rank 0 but is rank %d for 'ParseSingleExample'"
                      % value.ndim)
-  parsed = _parse_one(value.item(), features, 0, None)
+  parsed = _parse_one(value.item(), _plain_features(features), 0, None)
   out = {}
   for key, config in features.items():
+    if isinstance(config, SparseFeature):
+      out[key] = _sparse_feature(config, [parsed], batched=False)
+      continue
     array = parsed[key]
     if isinstance(config, VarLenFeature):
       out[key] = SparseTensor(_tensor(np.arange(len(array), dtype=np.int64).reshape(-1, 1)),

@@ -140,7 +140,6 @@ class ConcreteFunction:
     self._name = name
     self._variables = list(discovery.seen.values())
     self._written = [v for v in self._variables if v._id in discovery.written]
-    self._eager_only = False
     self._random = discovery.random  # else one fixed key (no per-call key cost)
     # Whether calls draw a key: the eager call may have drawn only for variable
     # initializers; the trace tells (None until traced, see _pure).
@@ -148,6 +147,9 @@ class ConcreteFunction:
     # Non-tensor arguments are part of this signature's key, so they are fixed here.
     self._static_args = tuple(None if _is_tensor_arg(x) else ("S", x) for x in leaves)
     self._tensor_positions = [i for i, x in enumerate(leaves) if _is_tensor_arg(x)]
+    # String tensors (NumPy object arrays) cannot enter a compiled computation: run eagerly.
+    self._eager_only = any(getattr(leaves[i], "_value", leaves[i]).dtype == object
+                           for i in self._tensor_positions)
     pure = functools.partial(self._pure, static_args=self._static_args)
     if not self._random:  # no key argument at all: one input less to dispatch
       pure = functools.partial(_without_key, pure)

@@ -17,6 +17,11 @@ def export(*names):
   return register
 
 
+def replace(obj, new_obj):
+  """Exports `new_obj` under every name `obj` was exported as (before `populate`)."""
+  _registry[:] = [(name, new_obj if o is obj else o) for name, o in _registry]
+
+
 def namespace(root, dotted):
   """The module object for `tf.<dotted>` under `root`, created (and put in sys.modules) once."""
   module = root

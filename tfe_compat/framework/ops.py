@@ -189,7 +189,9 @@ def _check_leaves(array):
 def _infer_numpy(value):
   """TF's inference for Python values: int -> int32 (int64 if too big), float -> float32."""
   if isinstance(value, np.ndarray):
-    return _object_array_as_strings(value) if value.dtype == object else value
+    if value.dtype.kind in "OSU":  # NumPy strings (str encoded) are a string tensor's values
+      return _object_array_as_strings(value.astype(object))
+    return value
   if isinstance(value, np.generic):
     return np.asarray(value)
   if isinstance(value, (str, bytes)):

@@ -11,6 +11,7 @@ import numpy as np
 from tfe_compat.framework import device as device_lib
 from tfe_compat.framework import dtypes
 from tfe_compat.framework import tensor_shape
+from tfe_compat.framework.api import export
 
 _uids = itertools.count(1)
 
@@ -136,6 +137,7 @@ class Tensor:
         self._id, self.shape, self.dtype.name, _numpy_text(self, is_repr=True))
 
   # TF 1.x: tensors are hashable and `==` compares identity; tf.equal is elementwise.
+  # `tf.enable_tensor_equality()` swaps in elementwise `==` (see the end of the module).
   def __eq__(self, other):
     return self is other
 
@@ -144,6 +146,10 @@ class Tensor:
 
   def __hash__(self):
     return id(self)
+
+  def experimental_ref(self):
+    """A hashable reference to this tensor (a dict key even with tensor equality on)."""
+    return Reference(self)
 
   def __copy__(self):
     return self
@@ -169,3 +175,66 @@ def _numpy_text(tensor, is_repr=False):
   with np.printoptions(**_LEGACY_PRINT):  # NumPy 2 would print scalars as np.float32(1.0)
     text = repr(value) if is_repr else str(value)
   return "\n" + text if "\n" in text else text
+
+
+class Reference:
+  """What `experimental_ref()` returns: hashable, compares the wrapped object by identity."""
+
+  def __init__(self, wrapped):
+    self._wrapped = wrapped
+
+  def deref(self):
+    return self._wrapped
+
+  def __eq__(self, other):
+    return isinstance(other, Reference) and self._wrapped is other._wrapped
+
+  def __hash__(self):
+    return id(self._wrapped)
+
+  def __repr__(self):
+    return "<Reference wrapping %r>" % (self._wrapped,)
+
+
+# ---- `tf.enable_tensor_equality()`: TF 2's elementwise `==` and unhashable tensors ----
+# The identity methods above stay on the classes (no cost) until equality is enabled; then
+# the elementwise ones, registered by the modules that define them, replace them.
+_equality_methods = []  # (class, {name: identity method}, {name: elementwise method})
+_equality = False
+
+
+def register_equality(cls, methods):
+  """While tensor equality is on, `methods` ({"__eq__": ..., "__ne__": ..., "__hash__":
+  ...}) replace `cls`'s own."""
+  _equality_methods.append((cls, {name: cls.__dict__[name] for name in methods}, methods))
+  if _equality:
+    _set_equality(True)
+
+
+def _set_equality(enabled):
+  global _equality  # pylint: disable=global-statement
+  _equality = enabled
+  for cls, identity, elementwise in _equality_methods:
+    for name, method in (elementwise if enabled else identity).items():
+      setattr(cls, name, method)
+
+
+@export("enable_tensor_equality")
+def enable_tensor_equality():
+  """`==` / `!=` on Tensors and Variables compare elementwise; they become unhashable."""
+  _set_equality(True)
+
+
+@export("disable_tensor_equality")
+def disable_tensor_equality():
+  """Back to TF 1.x: `==` compares identity and Tensors hash by identity."""
+  _set_equality(False)
+
+
+def tensor_equality_enabled():
+  return _equality
+
+
+def unhashable(self):
+  raise TypeError("Tensor is unhashable if Tensor equality is enabled. Instead, use "
+                  "tensor.experimental_ref() as the key.")

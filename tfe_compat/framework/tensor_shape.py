@@ -1,8 +1,28 @@
-"""TF 1.x `Dimension` and `TensorShape`: shapes whose entries may be unknown (None)."""
+"""TF 1.x `Dimension` and `TensorShape`: shapes whose entries may be unknown (None).
+
+After `tf.enable_v2_tensorshape()` a shape's entries read as ints or None (TF 2's
+TensorShape) instead of `Dimension`s; `dims` keeps the Dimensions, as in TF 1.15.
+"""
 import functools
 import operator
 
 from tfe_compat.framework.api import export
+
+_v2_behavior = False
+
+
+@export("enable_v2_tensorshape")
+def enable_v2_tensorshape():
+  """Entries of TensorShapes read as ints or None (`shape[0]`, iteration)."""
+  global _v2_behavior  # pylint: disable=global-statement
+  _v2_behavior = True
+
+
+@export("disable_v2_tensorshape")
+def disable_v2_tensorshape():
+  """Entries of TensorShapes read as `Dimension`s again (TF 1.x)."""
+  global _v2_behavior  # pylint: disable=global-statement
+  _v2_behavior = False
 
 
 class Dimension:
@@ -105,6 +125,14 @@ def dimension_value(dimension):
   return dimension.value if isinstance(dimension, Dimension) else dimension
 
 
+def dimension_at_index(shape, index):
+  """The `Dimension` at `index` of `shape` (`Dimension(None)` when the rank is unknown)."""
+  assert isinstance(shape, TensorShape)
+  if shape.rank is None:
+    return Dimension(None)
+  return shape.dims[index]
+
+
 class TensorShape:
   """The shape of a Tensor: a list of `Dimension`s, or unknown rank (`dims is None`)."""
 
@@ -156,14 +184,18 @@ class TensorShape:
   def __iter__(self):
     if self._dims is None:
       raise ValueError("Cannot iterate over a shape with unknown rank.")
+    if _v2_behavior:
+      return iter([d.value for d in self._dims])
     return iter(self._dims)
 
   def __getitem__(self, key):
     if self._dims is None:
-      return TensorShape(None) if isinstance(key, slice) else Dimension(None)
+      if isinstance(key, slice):
+        return TensorShape(None)
+      return None if _v2_behavior else Dimension(None)
     if isinstance(key, slice):
       return TensorShape(self._dims[key])
-    return self._dims[key]
+    return self._dims[key].value if _v2_behavior else self._dims[key]
 
   def concatenate(self, other):
     other = as_shape(other)
@@ -228,11 +260,14 @@ class TensorShape:
   def __str__(self):
     if self._dims is None:
       return "<unknown>"
-    if len(self._dims) == 1:
-      return "(%s,)" % self._dims[0]
-    return "(%s)" % ", ".join(str(d) for d in self._dims)
+    dims = [d.value for d in self._dims] if _v2_behavior else self._dims
+    if len(dims) == 1:
+      return "(%s,)" % dims[0]
+    return "(%s)" % ", ".join(str(d) for d in dims)
 
   def __repr__(self):
+    if _v2_behavior:
+      return "TensorShape(%r)" % (None if self._dims is None else [d.value for d in self._dims],)
     return "TensorShape(%r)" % (self._dims,)
 
   def __reduce__(self):
@@ -255,3 +290,4 @@ def scalar():
 export("TensorShape")(TensorShape)
 export("Dimension")(Dimension)
 export("dimension_value", "compat.dimension_value")(dimension_value)
+export("dimension_at_index", "compat.dimension_at_index")(dimension_at_index)

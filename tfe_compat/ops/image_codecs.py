@@ -1,17 +1,18 @@
-"""`tf.image` / `tf.io` image decoders and encoders (Pillow, plus a small PNG writer).
+"""`tf.image` / `tf.io` image decoders and encoders (Pillow; pypng for 16-bit colour PNGs,
+which Pillow reads only at 8 bits and cannot write).
 
 They run on concrete values only (not trace-safe): the contents are a scalar string Tensor.
 PNG decoding reproduces libpng's conversions as TF configures them (grey from RGB with
-(9798 R + 19235 G + 3735 B) >> 15, 16 -> 8 bits keeps the high byte, 8 -> 16 bits x 257).
+(9798 R + 19235 G + 3735 B) >> 15, rounded at 16 bits, 16 -> 8 bits keeps the high byte,
+8 -> 16 bits x 257).
 JPEG decoding uses Pillow's libjpeg, whose IDCT/upsampling may differ from TF's build by a
 few levels per pixel.
 """
 import io
-import struct
-import zlib
 
 import jax.numpy as jnp
 import numpy as np
+import png
 from PIL import Image, ImageFile, ImageSequence
 
 from tfe_compat.framework import dtypes
@@ -63,14 +64,16 @@ def _uint8(array):
 
 
 # ---- PNG ----
-def _png_native(image):
+def _png_native(image, data):
   """(array [h, w, c], bits) at the file's own channel count and depth."""
   raw = image.tile[0][3] if image.tile else ""
   raw = raw[0] if isinstance(raw, tuple) else raw
   if image.mode in ("I", "I;16", "I;16B", "I;16L"):
     return np.asarray(image).astype(np.uint16)[..., None], 16
-  if raw.endswith(";16B") and image.mode != "L":
-    raise NotImplementedError("Decoding 16-bit colour PNGs is not supported by tfe_compat.")
+  if raw.endswith(";16B") and image.mode != "L":  # 16-bit grey+alpha or colour: pypng
+    width, height, rows, info = png.Reader(bytes=data).asDirect()
+    rows = np.vstack([np.asarray(row, np.uint16) for row in rows])
+    return rows.reshape(height, width, info["planes"]), 16
   if image.mode == "1":
     image = image.convert("L")
   elif image.mode in ("P", "PA"):
@@ -90,7 +93,8 @@ def _png_channels(array, channels, bits):
     if have < 3:
       return array[..., :1]
     rgb = color.astype(np.int64)
-    gray = (9798 * rgb[..., 0] + 19235 * rgb[..., 1] + 3735 * rgb[..., 2]) >> 15
+    rounding = 16384 if bits == 16 else 0
+    gray = (9798 * rgb[..., 0] + 19235 * rgb[..., 1] + 3735 * rgb[..., 2] + rounding) >> 15
     return gray.astype(array.dtype)[..., None]
   if channels == 3:
     return color
@@ -106,16 +110,11 @@ def decode_png(contents, channels=0, dtype=dtypes.uint8, name=None):
   dtype = dtypes.as_dtype(dtype)
   if _format(data) == "jpeg":
     return convert_image_dtype(decode_jpeg(data, channels), dtype)
-  array, bits = _png_native(_open(data, "DecodePng"))
+  array, bits = _png_native(_open(data, "DecodePng"), data)
   array = _png_channels(array, channels, bits)
   if dtype is dtypes.uint16:
     return Tensor(jnp.asarray(array.astype(np.uint16) * (257 if bits == 8 else 1)))
   return _uint8(array >> 8 if bits == 16 else array)
-
-
-def _png_chunk(kind, payload):
-  return (struct.pack(">I", len(payload)) + kind + payload
-          + struct.pack(">I", zlib.crc32(kind + payload) & 0xffffffff))
 
 
 @export("image.encode_png", "io.encode_png")
@@ -132,15 +131,19 @@ def encode_png(image, compression=-1, name=None):
   if c not in (1, 2, 3, 4):
     raise errors.invalid_argument("image must have 1, 2, 3, or 4 channels, got %d "
                                   "[Op:EncodePng]" % c)
+  level = int(compression)
+  if not -1 <= level <= 9:
+    raise errors.invalid_argument("compression should be in [-1,9], got %d [Op:EncodePng]"
+                                  % level)
   array = image.numpy()
-  bits = 16 if image.dtype is dtypes.uint16 else 8
-  rows = array.astype(">u2" if bits == 16 else np.uint8).reshape(h, -1).view(np.uint8)
-  raw = np.concatenate([np.zeros((h, 1), np.uint8), rows], axis=1).tobytes()
-  header = struct.pack(">IIBBBBB", w, h, bits, {1: 0, 2: 4, 3: 2, 4: 6}[c], 0, 0, 0)
-  level = 6 if compression == -1 else int(compression)
-  data = (b"\x89PNG\r\n\x1a\n" + _png_chunk(b"IHDR", header)
-          + _png_chunk(b"IDAT", zlib.compress(raw, level)) + _png_chunk(b"IEND", b""))
-  return Tensor(np.array(data, dtype=object))
+  out = io.BytesIO()
+  if image.dtype is dtypes.uint16 and c > 1:  # Pillow writes 16 bits for grey only
+    writer = png.Writer(w, h, greyscale=c < 3, alpha=c in (2, 4), bitdepth=16,
+                        compression=None if level == -1 else level)
+    writer.write_packed(out, (row.tobytes() for row in array.astype(">u2").reshape(h, -1)))
+  else:  # level -1 is zlib's default, as in TF
+    Image.fromarray(array[..., 0] if c == 1 else array).save(out, "PNG", compress_level=level)
+  return Tensor(np.array(out.getvalue(), dtype=object))
 
 
 # ---- JPEG ----

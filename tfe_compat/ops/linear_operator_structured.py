@@ -331,9 +331,19 @@ def _circulant_spectrum(spectrum):
   return spectrum
 
 
+_FFTS = {1: (spectral_ops.fft, spectral_ops.ifft), 2: (spectral_ops.fft2d, spectral_ops.ifft2d),
+         3: (spectral_ops.fft3d, spectral_ops.ifft3d)}
+
+
 @export("linalg.LinearOperatorCirculant")
 class LinearOperatorCirculant(LinearOperator):
-  """A [batch] circulant matrix given by its spectrum (the FFT of its first column)."""
+  """A [batch] circulant matrix given by its spectrum (the FFT of its first column).
+
+  The 2D / 3D subclasses are block circulant with circulant blocks: their spectrum's last
+  `block_depth` dimensions are the block shape, and they act by 2-D / 3-D FFTs.
+  """
+
+  _block_depth = 1
 
   def __init__(self, spectrum, input_output_dtype=dtypes.complex64, is_non_singular=None,
                is_self_adjoint=None, is_positive_definite=None, is_square=True,
@@ -342,6 +352,9 @@ class LinearOperatorCirculant(LinearOperator):
       raise ValueError("A [[nested] block] circulant operator is always square. Expected "
                        "argument `is_square` to be True. Received: False.")
     spectrum = _circulant_spectrum(spectrum)
+    if spectrum.shape.ndims < self._block_depth:
+      raise ValueError("Argument spectrum must have at least %d dimensions.  Found: %s"
+                       % (self._block_depth, spectrum))
     if not spectrum.dtype.is_complex:
       if is_self_adjoint is False:
         raise ValueError("A real spectrum always corresponds to a self-adjoint operator.")
@@ -353,45 +366,89 @@ class LinearOperatorCirculant(LinearOperator):
                      is_self_adjoint, is_positive_definite, True, name)
 
   spectrum = property(lambda self: self._spectrum)
+  block_depth = property(lambda self: self._block_depth)
+
+  @property
+  def block_shape(self):
+    return self._spectrum.shape[-self._block_depth:]
+
+  def block_shape_tensor(self):
+    return A.shape(self._spectrum)[-self._block_depth:]
+
+  def _block_axes(self):
+    return list(range(-self._block_depth, 0))
 
   def _shape(self):
-    n = self._spectrum.shape[-1]
-    return self._spectrum.shape[:-1].concatenate([n, n])
+    n = self.block_shape.num_elements()
+    return self._spectrum.shape[:-self._block_depth].concatenate([n, n])
 
   def _spec(self, adjoint):
     return M.conj(self._spectrum) if adjoint else self._spectrum
 
   def _apply(self, x, spectrum):
+    """Columns of `x` [..., N, R] reshaped to the block shape, multiplied by `spectrum` in
+    the frequency domain, and reshaped back."""
+    fft, ifft = _FFTS[self._block_depth]
     x = LS.matrix_transpose(x)
     xc = x if x.dtype == self._spectrum.dtype else MC.cast(x, self._spectrum.dtype)
-    y = spectral_ops.ifft(spectrum * spectral_ops.fft(xc))
+    leading = xc.shape.as_list()[:-1]
+    blocks = A.reshape(xc, leading + self.block_shape.as_list())
+    y = ifft(A.expand_dims(spectrum, -self._block_depth - 1) * fft(blocks))
+    y = A.reshape(y, y.shape.as_list()[:-self._block_depth] + [-1])
     return _real_to_dtype(LS.matrix_transpose(y), self.dtype)
 
   def _matmul(self, x, adjoint=False, adjoint_arg=False):
     x = _adj(x) if adjoint_arg else x
-    return self._apply(x, A.expand_dims(self._spec(adjoint), -2))
+    return self._apply(x, self._spec(adjoint))
 
   def _solve(self, rhs, adjoint=False, adjoint_arg=False):
     rhs = _adj(rhs) if adjoint_arg else rhs
-    return self._apply(rhs, A.expand_dims(1. / self._spec(adjoint), -2))
+    return self._apply(rhs, 1. / self._spec(adjoint))
 
   def _determinant(self):
-    return _real_to_dtype(R.reduce_prod(self._spectrum, axis=[-1]), self.dtype)
+    return _real_to_dtype(R.reduce_prod(self._spectrum, axis=self._block_axes()), self.dtype)
 
   def _log_abs_determinant(self):
-    out = R.reduce_sum(M.log(M.abs(self._spectrum)), axis=[-1])
+    out = R.reduce_sum(M.log(M.abs(self._spectrum)), axis=self._block_axes())
     return MC.cast(out, self.dtype)
 
   def _trace(self):
-    return _real_to_dtype(R.reduce_sum(self._spectrum, axis=[-1]), self.dtype)
+    return _real_to_dtype(R.reduce_sum(self._spectrum, axis=self._block_axes()), self.dtype)
 
   def _diag_part(self):
-    n = self._spectrum.shape[-1]
-    mean = R.reduce_mean(self._spectrum, axis=[-1], keepdims=True)
-    return _real_to_dtype(mean * A.ones([n], dtype=self._spectrum.dtype), self.dtype)
+    n = self.block_shape.num_elements()
+    mean = R.reduce_mean(self._spectrum, axis=self._block_axes())
+    return _real_to_dtype(A.expand_dims(mean, -1) * A.ones([n], dtype=self._spectrum.dtype),
+                          self.dtype)
 
   def convolution_kernel(self, name="convolution_kernel"):
-    return _real_to_dtype(spectral_ops.ifft(self._spectrum), self.dtype)
+    return _real_to_dtype(_FFTS[self._block_depth][1](self._spectrum), self.dtype)
+
+
+@export("linalg.LinearOperatorCirculant2D")
+class LinearOperatorCirculant2D(LinearOperatorCirculant):
+  """A [batch] block circulant matrix with circulant blocks; spectrum `[..., N0, N1]`."""
+
+  _block_depth = 2
+
+  def __init__(self, spectrum, input_output_dtype=dtypes.complex64, is_non_singular=None,
+               is_self_adjoint=None, is_positive_definite=None, is_square=True,
+               name="LinearOperatorCirculant2D"):
+    super().__init__(spectrum, input_output_dtype, is_non_singular, is_self_adjoint,
+                     is_positive_definite, is_square, name)
+
+
+@export("linalg.LinearOperatorCirculant3D")
+class LinearOperatorCirculant3D(LinearOperatorCirculant):
+  """A [batch] nested block circulant matrix; spectrum `[..., N0, N1, N2]`."""
+
+  _block_depth = 3
+
+  def __init__(self, spectrum, input_output_dtype=dtypes.complex64, is_non_singular=None,
+               is_self_adjoint=None, is_positive_definite=None, is_square=True,
+               name="LinearOperatorCirculant3D"):
+    super().__init__(spectrum, input_output_dtype, is_non_singular, is_self_adjoint,
+                     is_positive_definite, is_square, name)
 
 
 def _toeplitz_indices(n):

@@ -12,7 +12,7 @@ import numpy as np
 from jax import lax
 from jax.scipy import special
 
-from tfe_compat.framework import dtypes, errors
+from tfe_compat.framework import dispatch, dtypes, errors
 from tfe_compat.framework.api import export
 from tfe_compat.framework.ops import broadcast_error, convert_matching, convert_to_tensor, op
 from tfe_compat.framework.tensor import Tensor
@@ -111,10 +111,13 @@ def _unary(op_name, compute, allowed, *names, differentiable=True):
 
   def unary(x, name=None):
     if type(x) is not Tensor:
-      x = convert_to_tensor(x)
+      try:
+        x = convert_to_tensor(x)
+      except (TypeError, ValueError):
+        return dispatch.dispatch_or_raise(unary, (x,), {"name": name})
     return impl(x)
 
-  return _named(unary, op_name, names)
+  return _named(dispatch.handles_dispatch(unary), op_name, names)
 
 
 def _binary(op_name, compute, allowed, *names, strings=None, differentiable=True):
@@ -126,7 +129,10 @@ def _binary(op_name, compute, allowed, *names, strings=None, differentiable=True
 
   def binary(x, y, name=None):
     if not (type(x) is Tensor and type(y) is Tensor):
-      x, y = convert_matching(x, y, op_name=op_name)
+      try:
+        x, y = convert_matching(x, y, op_name=op_name)
+      except (TypeError, ValueError):
+        return dispatch.dispatch_or_raise(binary, (x, y), {"name": name})
     try:
       return impl(x, y)
     except errors.InvalidArgumentError:
@@ -134,7 +140,7 @@ def _binary(op_name, compute, allowed, *names, strings=None, differentiable=True
         return strings(x, y)
       raise
 
-  return _named(binary, op_name, names)
+  return _named(dispatch.handles_dispatch(binary), op_name, names)
 
 
 def _named(fn, op_name, names):

@@ -8,7 +8,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-from tfe_compat.framework import dtypes, errors
+from tfe_compat.framework import dispatch, dtypes, errors
 from tfe_compat.framework.api import export
 from tfe_compat.framework.ops import convert_matching, convert_to_tensor, op
 from tfe_compat.framework.tensor import Tensor
@@ -40,11 +40,15 @@ def _cast(x, *, dtype):
 
 
 @export("cast", "dtypes.cast")
+@dispatch.handles_dispatch
 def cast(x, dtype, name=None):
   """`tf.cast`: `x` converted to `dtype` (complex -> real keeps the real part)."""
   dtype = dtypes.as_dtype(dtype)
   if type(x) is not Tensor:
-    x = convert_to_tensor(x)
+    try:
+      x = convert_to_tensor(x)
+    except (TypeError, ValueError):
+      return dispatch.dispatch_or_raise(cast, (x, dtype), {})
   if x.dtype is dtype:
     return x
   if dtype is dtypes.string or x.dtype is dtypes.string:

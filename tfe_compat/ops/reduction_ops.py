@@ -9,7 +9,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-from tfe_compat.framework import dtypes, errors
+from tfe_compat.framework import dispatch, dtypes, errors
 from tfe_compat.framework.api import export
 from tfe_compat.framework.ops import convert_matching, convert_to_tensor, op
 from tfe_compat.framework.tensor import Tensor
@@ -99,7 +99,12 @@ def _make_reduction(op_name, compute, allowed, names, v1_signature=True, public=
       axis = _lookup("axis", axis, "reduction_indices", reduction_indices)
     if keep_dims is not None:
       keepdims = _lookup("keepdims", keepdims, "keep_dims", keep_dims)
-    x = input_tensor if type(input_tensor) is Tensor else convert_to_tensor(input_tensor)
+    x = input_tensor
+    if type(x) is not Tensor:
+      try:
+        x = convert_to_tensor(x)
+      except (TypeError, ValueError):
+        return dispatch.dispatch_or_raise(fn, (x,), {"axis": axis, "keepdims": keepdims})
     if axis is None:
       if not keepdims:
         return impl_all(x)
@@ -113,6 +118,7 @@ def _make_reduction(op_name, compute, allowed, names, v1_signature=True, public=
   fn = reduce if v1_signature else reduce_v2_style
   fn.__name__ = fn.__qualname__ = names[0].rpartition(".")[2]
   fn.__doc__ = "`tf.%s` (TF op %s)." % (names[0], op_name)
+  dispatch.handles_dispatch(fn)
   return export(*names)(fn) if public else fn
 
 

@@ -279,15 +279,16 @@ def sparse_to_dense(sparse_indices, output_shape, sparse_values, default_value=0
                                                                                  shape))
 
 
-def _validate(indices, shape):
+def _validate(indices, shape, op_name="SparseToDense"):
+  """TF's SparseTensor::IndicesValid: in bounds, in row-major order, no repeats."""
   for i, index in enumerate(indices):
     text = "indices[%d] = %s" % (i, _shape_text(index))
     if np.any(index < 0) or np.any(index >= shape):
       raise invalid("%s is out of bounds: need 0 <= index < %s" % (text, _shape_text(shape)),
-                     "SparseToDense")
+                     op_name)
     if i and tuple(index) <= tuple(indices[i - 1]):
       if tuple(index) == tuple(indices[i - 1]):
-        raise invalid("%s is repeated" % text, "SparseToDense")
+        raise invalid("%s is repeated" % text, op_name)
       raise invalid("%s is out of order. Many sparse ops require sorted indices.\n    Use "
                      "`tf.sparse.reorder` to create a correctly ordered copy.\n\n" % text,
-                     "SparseToDense")
+                     op_name)

@@ -470,20 +470,3 @@ def mask(a, mask_indices, name=None):
   keep = np.flatnonzero(~np.isin(host, _host(ops.convert_to_tensor(mask_indices), "mask")))
   values = _gather([ops.convert_to_tensor(a.values)], keep, "ListDiff")
   return type(a)(values, Tensor(indices._value[keep]), a.dense_shape)
-
-
-def _no_cross(what):
-  raise NotImplementedError("tfe_compat does not implement tf.sparse.%s (SparseCross); build "
-                            "the crossed strings with tf.strings ops." % what)
-
-
-@export("sparse.cross")
-def cross(inputs, name=None, separator=None):
-  """Not implemented (SparseCross): raises NotImplementedError."""
-  _no_cross("cross")
-
-
-@export("sparse.cross_hashed")
-def cross_hashed(inputs, num_buckets=0, hash_key=None, name=None):
-  """Not implemented (SparseCrossHashed): raises NotImplementedError."""
-  _no_cross("cross_hashed")

@@ -11,9 +11,9 @@ import wave
 
 import numpy as np
 from PIL import Image
-from tensorboardX.proto import summary_pb2, tensor_pb2, tensor_shape_pb2
+from tensorboardX.proto import summary_pb2
 
-from tfe_compat.framework import dtypes
+from tfe_compat.framework import tensor_util
 
 _DBL_MAX = sys.float_info.max
 
@@ -172,21 +172,6 @@ def audio(tag, clips, params):
   return values
 
 
-def tensor_proto(array):
-  """A `TensorProto` of a NumPy array (strings as string_val, numbers as tensor_content)."""
-  array = np.asarray(array)
-  shape = tensor_shape_pb2.TensorShapeProto(
-      dim=[tensor_shape_pb2.TensorShapeProto.Dim(size=d) for d in array.shape])
-  if array.dtype.kind in "OSU":
-    return tensor_pb2.TensorProto(
-        dtype=dtypes.string.as_datatype_enum, tensor_shape=shape,
-        string_val=[s.encode() if isinstance(s, str) else bytes(s) for s in array.ravel()])
-  dtype = dtypes.from_numpy(array.dtype)
-  return tensor_pb2.TensorProto(dtype=dtype.as_datatype_enum, tensor_shape=shape,
-                                tensor_content=np.ascontiguousarray(array).astype(
-                                    array.dtype.newbyteorder("<")).tobytes())
-
-
 def metadata_proto(metadata):
   """A `SummaryMetadata` from None, serialized bytes or a proto."""
   if metadata is None:
@@ -198,7 +183,7 @@ def metadata_proto(metadata):
 
 def generic(tag, array, params):
   """A tensor value with optional metadata (params: a SummaryMetadata or None)."""
-  value = summary_pb2.Summary.Value(tag=tag, tensor=tensor_proto(array))
+  value = summary_pb2.Summary.Value(tag=tag, tensor=tensor_util.content_proto(array))
   if params is not None:
     value.metadata.CopyFrom(params)
   return [value]

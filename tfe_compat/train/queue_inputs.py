@@ -1,13 +1,15 @@
 """TF 1.x queue-based input pipelines, sessions' helpers and `tf.train.Coordinator`, as they
 behave under eager execution: the queue APIs raise TF's errors (pointing to tf.data); the
-Coordinator, plain Python threading, works."""
+Coordinator, plain Python threading, and match_filenames_once (a string Variable) work."""
 import contextlib
 import sys
 import threading
 import time
 
+from tfe_compat import variables
 from tfe_compat.framework import errors
 from tfe_compat.framework.api import export
+from tfe_compat.ops import io_ops
 
 _QUEUES = ("Input pipelines based on Queues are not supported when eager execution is enabled. "
            "Please use tf.data to ingest data into your model instead.")
@@ -111,3 +113,11 @@ class Coordinator:
       if self._exc_info_to_raise:
         _, value, traceback = self._exc_info_to_raise
         raise value.with_traceback(traceback)
+
+
+@export("train.match_filenames_once", "io.match_filenames_once")
+def match_filenames_once(pattern, name=None):
+  """A local, untrained string Variable holding the files that match `pattern`, sorted."""
+  return variables.Variable(lambda: io_ops.matching_files(pattern), trainable=False,
+                            collections=["local_variables"], validate_shape=False,
+                            name=name or "matching_filenames")

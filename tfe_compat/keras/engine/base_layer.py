@@ -26,6 +26,7 @@ from tfe_compat.keras import initializers
 from tfe_compat.keras import regularizers
 from tfe_compat.keras.engine import keras_tensor
 from tfe_compat.ops.matmul_cast_ops import cast
+from tfe_compat.ops.string_ops import SparseTensor
 
 
 _ctx = context.ctx
@@ -49,8 +50,9 @@ def _shape_of(x):
 
 
 def _convert_input(x, dtype):
-  """Keras converts non-tensor inputs, and casts floating inputs to the layer's dtype."""
-  if isinstance(x, keras_tensor.KerasTensor) or x is None:
+  """Keras converts non-tensor inputs (SparseTensors stay), and casts floating inputs to the
+  layer's dtype."""
+  if isinstance(x, (keras_tensor.KerasTensor, SparseTensor)) or x is None:
     return x
   if not isinstance(x, Tensor):
     x = ops.convert_to_tensor(x, dtype=dtype if np.asarray(x).dtype.kind == "f" else None)

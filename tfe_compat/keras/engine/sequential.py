@@ -58,8 +58,10 @@ class Sequential(Model):
       self._stack, self._symbolic_outputs, self.built = [], None, False
 
   def build(self, input_shape=None):
-    """Builds every layer for inputs of `input_shape` (batch dimension included)."""
-    if self._symbolic_outputs is None and input_shape is not None:
+    """Builds every layer for inputs of `input_shape` (batch dimension included); layers
+    taking a dict of features (DenseFeatures) build when first called, as in Keras."""
+    if self._symbolic_outputs is None and input_shape is not None and not isinstance(
+        input_shape, dict):
       shape = tensor_shape.TensorShape(input_shape).as_list()
       x = Input(batch_shape=[None] + shape[1:])
       self._stack.insert(0, x.node.layer)
