@@ -67,6 +67,12 @@ def test_served_modules_are_tfe_compat_names(tmp_path):
       from tensorflow.python.training import adam, training_util
       from tensorflow.python.client import session
       import tensorflow.python.keras as keras
+      from tensorflow.python.framework import tensor_util
+      from tensorflow.core.framework import tensor_pb2
+      from tensorflow.core.example import example_pb2
+      from tensorflow.core.util import event_pb2
+      assert type(tensor_util.make_tensor_proto([1.])) is tensor_pb2.TensorProto
+      assert example_pb2.Example is tf.train.Example and event_pb2.Event is tf.Event
       assert ops.convert_to_tensor is tf.convert_to_tensor and ops.Tensor is tf.Tensor
       assert dtypes.float32 is tf.float32 and tensor_shape.TensorShape is tf.TensorShape
       assert array_ops.reshape is tf.reshape and math_ops.reduce_sum is tf.reduce_sum
@@ -107,7 +113,7 @@ def test_internal_modules_not_served_fail_with_a_clear_error(tmp_path):
   assert lines[0].startswith("No module named 'tensorflow.python.debug': it is a "
                              "TensorFlow-internal module that tfe_compat does not provide")
   assert "'tensorflow.python.profiler'" in lines[1]
-  assert "'tensorflow.core" in lines[2]
+  assert "'tensorflow.core.framework.no_such_pb2'" in lines[2]
 
 
 def test_every_table_entry_names_something_that_exists():

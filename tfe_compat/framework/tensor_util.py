@@ -10,6 +10,7 @@ import numpy as np
 from tensorboardX.proto import tensor_pb2, tensor_shape_pb2
 
 from tfe_compat.framework import dtypes
+from tfe_compat.framework import ops as framework_ops
 from tfe_compat.framework.api import export
 from tfe_compat.proto import tensor_values_pb2
 
@@ -251,3 +252,8 @@ def make_ndarray(tensor):
   if values.size != count:
     values = np.pad(values, (0, count - values.size), "edge")
   return values.reshape(shape)
+
+
+# TF's internal names (tensorflow.python.framework.tensor_util), which old code imports.
+MakeNdarray = make_ndarray
+constant_value = framework_ops.get_static_value

@@ -3,7 +3,7 @@
 TF 1.x code, and the libraries of its time, import TensorFlow's own modules directly
 (`from tensorflow.python.ops import array_ops`). `MODULES` is the one table that maps each
 such name (without the leading `tensorflow.`) to what implements the same names here: a
-tfe_compat module ("tfe_compat.internal.test_util", a stand-in in this package) or a `tf`
+module ("tfe_compat.internal.test_util", a stand-in in this package; a compiled proto) or a `tf`
 namespace ("nn", "" for `tf` itself). With several sources, the served module looks a name
 up in each in turn. `PREFIXES` maps whole subtrees (`python.keras.*` -> `tf.keras.*`).
 A `tensorflow.python.*` / `tensorflow.core.*` name that neither lists fails to import with an
@@ -26,10 +26,11 @@ MODULES = {
     "python.framework.errors": "errors",
     "python.framework.errors_impl": "errors",
     "python.framework.test_util": "tfe_compat.internal.test_util",
+    "python.framework.graph_util": ("graph_util",),
     "python.framework.random_seed": ("", "random"),
     "python.framework.sparse_tensor": ("", "sparse"),
     "python.framework.tensor_spec": ("",),
-    "python.framework.tensor_util": ("", "tfe_compat.internal.tensor_util"),
+    "python.framework.tensor_util": ("tfe_compat.framework.tensor_util", ""),
     "python.framework.versions": ("version",),
     "python.framework.config": ("config",),
     "python.framework.device": ("",),
@@ -163,9 +164,18 @@ MODULES = {
     "python.autograph": ("autograph",),
     "python.compat.compat": ("compat",),
     "python.module.module": ("",),
+    # protos: compiled schemas with TF's wire format (tensorboardX ships TF's own)
+    "core.example.example_pb2": "tfe_compat.proto.example_pb2",
+    "core.example.feature_pb2": "tfe_compat.proto.feature_pb2",
+    "core.util.event_pb2": "tensorboardX.proto.event_pb2",
+    **{"core.framework.%s_pb2" % name: "tensorboardX.proto.%s_pb2" % name
+       for name in ("attr_value", "graph", "node_def", "resource_handle", "summary", "tensor",
+                    "tensor_shape", "types", "versions")},
     # outside tensorflow.python
     "contrib.summary.summary_test_util": "tfe_compat.summary.summary_test_util",
     "examples.tutorials.mnist.input_data": "tfe_compat.internal.tutorials_mnist",
+    "contrib.learn.python.learn.datasets.mnist": "tfe_compat.internal.tutorials_mnist",
+    "contrib.learn.python.learn.datasets.base": "tfe_compat.contrib.learn_datasets",
 }
 
 # Subtrees served by a tf namespace of the same shape: `python.keras.layers` is `tf.keras.layers`.
@@ -186,14 +196,17 @@ def _namespace(path):
   return module
 
 
+_MODULE_ROOTS = ("tfe_compat.", "tensorboardX.")
+
+
 def _source(source):
-  if source.startswith("tfe_compat."):
+  if source.startswith(_MODULE_ROOTS):
     return importlib.import_module(source)
   return _namespace(source)
 
 
 def _describe(source):
-  return source if source.startswith("tfe_compat.") else "tf." + source if source else "tf"
+  return source if source.startswith(_MODULE_ROOTS) else "tf." + source if source else "tf"
 
 
 class ServedModule(types.ModuleType):
