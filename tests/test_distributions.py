@@ -179,47 +179,67 @@ def test_kl_method_cross_entropy_and_registration():
   assert float(tfd.kl_divergence(MyNormal(0., 1.), Other(0., 1.))) == 7.
 
 
-SAMPLE_CASES = {  # family: (constructor, event shape, dtype, mean)
-    "Normal": (lambda: tfd.Normal([0., 1.], 2.), [], tf.float32, [0., 1.]),
-    "Laplace": (lambda: tfd.Laplace([0., 1.], 2.), [], tf.float32, [0., 1.]),
-    "StudentT": (lambda: tfd.StudentT(5., [0., 1.], 2.), [], tf.float32, [0., 1.]),
-    "Uniform": (lambda: tfd.Uniform([0., 1.], 3.), [], tf.float32, [1.5, 2.]),
-    "Gamma": (lambda: tfd.Gamma([0.5, 3.], 2.), [], tf.float32, [0.25, 1.5]),
-    "Exponential": (lambda: tfd.Exponential([1., 2.]), [], tf.float32, [1., 0.5]),
-    "Beta": (lambda: tfd.Beta([0.5, 3.], 2.), [], tf.float32, [0.2, 0.6]),
-    "Bernoulli": (lambda: tfd.Bernoulli(probs=[0.2, 0.7]), [], tf.int32, [0.2, 0.7]),
-    "Categorical": (lambda: tfd.Categorical(probs=[[0.2, 0.8], [0.5, 0.5]], dtype=tf.int64),
-                    [], tf.int64, [0.8, 0.5]),
-    "Dirichlet": (lambda: tfd.Dirichlet([[1., 3.], [2., 2.]]), [2], tf.float32,
-                  [[0.25, 0.75], [0.5, 0.5]]),
-    "DirichletMultinomial": (lambda: tfd.DirichletMultinomial(4., [[1., 3.], [2., 2.]]), [2],
-                             tf.float32, [[1., 3.], [2., 2.]]),
-    "Multinomial": (lambda: tfd.Multinomial([4., 2.], probs=[[0.25, 0.75], [0.5, 0.5]]), [2],
-                    tf.float32, [[1., 3.], [1., 1.]]),
+SAMPLE_CASES = {  # family: (constructor of a Variable, its value, event shape, dtype, mean,
+    #                  d sum(mean of samples[..., 0]) / d Variable, or None: not reparameterized)
+    "Normal": (lambda v: tfd.Normal(v, 2.), [0., 1.], [], tf.float32, [0., 1.], [1., 1.]),
+    "Laplace": (lambda v: tfd.Laplace(v, 2.), [0., 1.], [], tf.float32, [0., 1.], [1., 1.]),
+    "StudentT": (lambda v: tfd.StudentT(5., v, 2.), [0., 1.], [], tf.float32, [0., 1.],
+                 [1., 1.]),
+    "Uniform": (lambda v: tfd.Uniform(v, 3.), [0., 1.], [], tf.float32, [1.5, 2.], [0.5, 0.5]),
+    "Gamma": (lambda v: tfd.Gamma(v, 2.), [0.5, 3.], [], tf.float32, [0.25, 1.5], [0.5, 0.5]),
+    "Exponential": (lambda v: tfd.Exponential(v), [1., 2.], [], tf.float32, [1., 0.5],
+                    [-1., -0.25]),
+    "Beta": (lambda v: tfd.Beta(v, 2.), [0.5, 3.], [], tf.float32, [0.2, 0.6], [0.32, 0.08]),
+    "Bernoulli": (lambda v: tfd.Bernoulli(probs=v), [0.2, 0.7], [], tf.int32, [0.2, 0.7], None),
+    "Categorical": (lambda v: tfd.Categorical(probs=v, dtype=tf.int64), [[0.2, 0.8], [0.5, 0.5]],
+                    [], tf.int64, [0.8, 0.5], None),
+    "Dirichlet": (lambda v: tfd.Dirichlet(v), [[1., 3.], [2., 2.]], [2], tf.float32,
+                  [[0.25, 0.75], [0.5, 0.5]], [[0.1875, -0.0625], [0.125, -0.125]]),
+    "DirichletMultinomial": (lambda v: tfd.DirichletMultinomial(4., v), [[1., 3.], [2., 2.]],
+                             [2], tf.float32, [[1., 3.], [2., 2.]], None),
+    "Multinomial": (lambda v: tfd.Multinomial([4., 2.], probs=v), [[0.25, 0.75], [0.5, 0.5]],
+                    [2], tf.float32, [[1., 3.], [1., 1.]], None),
+}
+SUPPORTS = {
+    "Uniform": lambda x: np.all((x >= [0., 1.]) & (x < 3.)),
+    "Gamma": lambda x: np.all(x > 0), "Exponential": lambda x: np.all(x > 0),
+    "Beta": lambda x: np.all((x > 0) & (x < 1)),
+    "Bernoulli": lambda x: set(np.unique(x)) <= {0, 1},
+    "Categorical": lambda x: set(np.unique(x)) <= {0, 1},
+    "Dirichlet": lambda x: np.allclose(x.sum(-1), 1., rtol=1e-5),
+    "DirichletMultinomial": lambda x: np.all(x.sum(-1) == 4),
+    "Multinomial": lambda x: np.all(x.sum(-1) == [4., 2.]) and np.all(x >= 0),
 }
 
 
 @pytest.mark.parametrize("family", sorted(SAMPLE_CASES))
-def test_sample_shapes_dtypes_and_statistics(family):
-  make, event, dtype, mean = SAMPLE_CASES[family]
-  dist = make()
+def test_samples_shapes_statistics_and_gradients(family):
+  make, value, event, dtype, mean, grad = SAMPLE_CASES[family]
+  param = tf.Variable(value)
+  with tf.GradientTape() as tape:
+    dist = make(param)
+    many = dist.sample([2000, 2], seed=3)
+    means = tf.reduce_mean(tf.cast(many, tf.float32), axis=[0, 1])
+    target = tf.reduce_sum(means[..., 0] if event else means)
   assert dist.batch_shape.as_list() == [2] and dist.event_shape.as_list() == event
-  assert dist.sample().shape.as_list() == [2] + event
-  many = dist.sample([2000, 2], seed=3)
   assert many.dtype == dtype == dist.dtype
   assert many.shape.as_list() == [2000, 2, 2] + event
-  np.testing.assert_allclose(many.numpy().astype(np.float64).mean(axis=(0, 1)), mean,
+  np.testing.assert_allclose(means.numpy(), mean,
                              atol=0.08 * max(1., float(np.max(np.abs(mean)))))
+  assert SUPPORTS.get(family, lambda x: True)(many.numpy())
+  gradient = tape.gradient(target, param)
+  if grad is None:
+    assert dist.reparameterization_type is tfd.NOT_REPARAMETERIZED
+    assert gradient is None  # as in TF: no gradient through these samples
+  else:
+    assert dist.reparameterization_type is tfd.FULLY_REPARAMETERIZED
+    np.testing.assert_allclose(gradient.numpy(), grad, rtol=0.1, atol=0.02)
 
 
-def test_samples_respect_supports():
-  assert set(np.unique(tfd.Bernoulli(probs=0.5).sample(200).numpy())) <= {0, 1}
-  counts = tfd.Multinomial(5., logits=[0., 1., 2.]).sample(50).numpy()
-  assert np.all(counts.sum(-1) == 5) and np.all(counts >= 0)
-  simplex = tfd.Dirichlet([0.5, 0.5, 2.]).sample(50).numpy()
-  np.testing.assert_allclose(simplex.sum(-1), 1., rtol=1e-5)
-  assert np.all((tfd.Beta(0.5, 0.5).sample(100).numpy() > 0))
+def test_sampling_details():
+  assert tfd.Normal([0., 1.], 2.).sample().shape == (2,)
   assert tfd.Bernoulli(probs=0.5, dtype=tf.bool).sample(2).dtype == tf.bool
+  assert repr(tfd.NOT_REPARAMETERIZED) == "<Reparameterization Type: NOT_REPARAMETERIZED>"
   with pytest.raises(ValueError, match="Input is neither scalar nor vector."):
     tfd.Normal(0., 1.).sample([[2]])
   with pytest.raises(tf.errors.InvalidArgumentError, match="num_samples should be a scalar"):
@@ -234,32 +254,6 @@ def test_seeded_samples_are_reproducible():
   np.testing.assert_array_equal(tfd.Normal(0., 1.).sample(3, seed=7).numpy(), first)
   assert not np.array_equal(first, again)
   tf.set_random_seed(None)
-
-
-def test_reparameterized_samples_carry_gradients():
-  a = tf.Variable(2.)
-  with tf.GradientTape(persistent=True) as tape:
-    means = {
-        "normal": tf.reduce_mean(tfd.Normal(a, 1.).sample(10, seed=1)),
-        "gamma": tf.reduce_mean(tfd.Gamma(a, 2.).sample(4000, seed=1)),
-        "beta": tf.reduce_mean(tfd.Beta(a, 2.).sample(4000, seed=1)),
-        "dirichlet": tf.reduce_mean(tfd.Dirichlet(tf.stack([a, 2.])).sample(4000, seed=1)[:, 0]),
-        "uniform": tf.reduce_mean(tfd.Uniform(0., a).sample(4000, seed=1)),
-        "exponential": tf.reduce_mean(tfd.Exponential(a).sample(4000, seed=1)),
-        "laplace": tf.reduce_mean(tfd.Laplace(a, 1.).sample(10, seed=1)),
-        "student_t": tf.reduce_mean(tfd.StudentT(a, 0., 1.).sample(10, seed=1) ** 2),
-    }
-  expected = {"normal": 1., "gamma": 0.5, "beta": 0.125, "dirichlet": 0.125, "uniform": 0.5,
-              "exponential": -0.25, "laplace": 1.}  # d E[sample] / d a
-  for name, target in means.items():
-    grad = tape.gradient(target, a)
-    assert grad is not None and np.isfinite(grad.numpy()), name
-    if name in expected:
-      np.testing.assert_allclose(grad.numpy(), expected[name], rtol=0.06, err_msg=name)
-  for dist in (tfd.Normal(0., 1.), tfd.Gamma(1., 1.), tfd.Dirichlet([1., 1.])):
-    assert dist.reparameterization_type is tfd.FULLY_REPARAMETERIZED
-  assert tfd.Bernoulli(probs=0.5).reparameterization_type == tfd.NOT_REPARAMETERIZED
-  assert repr(tfd.NOT_REPARAMETERIZED) == "<Reparameterization Type: NOT_REPARAMETERIZED>"
 
 
 def test_log_prob_gradients_reach_parameters():

@@ -637,38 +637,6 @@ def test_custom_objects_and_serialization():
     tf.keras.utils.deserialize_keras_object({"class_name": "Nope", "config": {}})
 
 
-def test_get_file_without_network(tmp_path):
-  cache = tmp_path / "cache"
-  (cache / "datasets").mkdir(parents=True)
-  (cache / "datasets" / "data.txt").write_text("hello")
-  path = tf.keras.utils.get_file("data.txt", origin="https://example.com/data.txt",
-                                 cache_dir=str(cache))
-  assert path == str(cache / "datasets" / "data.txt")
-  with pytest.raises(ConnectionError, match="no network access") as info:
-    tf.keras.utils.get_file("missing.npz", origin="https://example.com/missing.npz",
-                            cache_dir=str(cache))
-  assert str(cache / "datasets" / "missing.npz") in str(info.value)
-  with pytest.raises(ConnectionError, match="hash does not match"):
-    tf.keras.utils.get_file("data.txt", origin="https://example.com/data.txt",
-                            cache_dir=str(cache), file_hash="0" * 64)
-
-
-def test_load_data_reads_the_cache_or_fails_clearly(tmp_path, monkeypatch):
-  monkeypatch.setenv("HOME", str(tmp_path))
-  (tmp_path / ".keras").mkdir()
-  for loader in (tf.keras.datasets.mnist.load_data,
-                 tf.keras.datasets.fashion_mnist.load_data,
-                 tf.keras.datasets.cifar10.load_data):
-    with pytest.raises(ConnectionError, match="no network access"):
-      loader()
-  arrays = {"x_train": np.zeros((3, 28, 28), np.uint8), "y_train": np.arange(3, dtype=np.uint8),
-            "x_test": np.ones((2, 28, 28), np.uint8), "y_test": np.arange(2, dtype=np.uint8)}
-  np.savez(str(tmp_path / ".keras" / "datasets" / "mnist.npz"), **arrays)
-  (x_train, y_train), (x_test, y_test) = tf.keras.datasets.mnist.load_data()
-  assert x_train.shape == (3, 28, 28) and x_train.dtype == np.uint8
-  np.testing.assert_array_equal(y_test, [0, 1])
-
-
 # ---- keras.preprocessing (goldens from tf_keras) ----
 def test_pad_sequences():
   pad = tf.keras.preprocessing.sequence.pad_sequences

@@ -250,15 +250,6 @@ def test_gfile_functions(tmp_path):
     tf.io.gfile.rmtree(root + "/x")
 
 
-def test_contrib_learn_maybe_download(tmp_path):
-  maybe_download = tf.contrib.learn.datasets.base.maybe_download
-  with pytest.raises(ConnectionError, match="http://h/a.csv.*no network access"):
-    maybe_download("a.csv", str(tmp_path / "d"), "http://h/a.csv")
-  assert tf.gfile.IsDirectory(str(tmp_path / "d"))  # the work directory is created
-  tf.io.write_file(str(tmp_path / "d" / "a.csv"), "x,1\n")
-  assert maybe_download("a.csv", str(tmp_path / "d"), "http://h/a.csv") == str(tmp_path / "d" / "a.csv")
-
-
 # ---- py_func / py_function ----
 def test_py_func_eager():
   seen = []

@@ -16,7 +16,7 @@ from tfe_compat.ops import (array_ops, check_ops, control_flow_ops,  # noqa: F40
                             functional_ops, gfile, image_ops, init_ops, linalg_ops,
                             logging_ops, manip_ops, math_ops, nn_ops, random_ops, reduction_ops,
                             script_ops, signal_ops, slicing, sort_ops, space_ops, string_ops)
-from tfe_compat.ops import csv_ops  # noqa: F401  (tf.decode_csv, tf.strings.bytes_split)
+from tfe_compat.ops import csv_ops  # noqa: F401  (tf.decode_csv, tf.strings.format)
 from tfe_compat.ops import linalg_structure_ops  # noqa: F401  (transposes, bands, diagonals)
 from tfe_compat.ops import image_metrics  # noqa: F401  (psnr, ssim, crop_and_resize, ...)
 from tfe_compat.ops import string_hash_ops  # noqa: F401  (hash buckets, fingerprint)
@@ -26,6 +26,8 @@ from tfe_compat.ops import sampled_ops  # noqa: F401  (candidate samplers, nce /
 from tfe_compat.ops import sparse_ops, sparse_math_ops  # noqa: F401  (tf.sparse, tf.sparse_*)
 from tfe_compat.ops import image_boxes  # noqa: F401  (NMS variants, glimpses, JPEG quality)
 from tfe_compat.ops import linear_operator  # noqa: F401  (tf.linalg.LinearOperator*)
+from tfe_compat import ragged  # noqa: F401  (tf.RaggedTensor, tf.ragged, ragged op dispatch)
+from tfe_compat.ops import ragged_string_ops  # noqa: F401  (tf.strings split, unicode_*, ngrams)
 from tfe_compat.ops import lookup_ops, lookup_mutable_ops, sparse_cross_ops  # noqa: F401  (tf.lookup)
 from tfe_compat.framework import tensor_util as _tensor_util  # noqa: F401  (make_tensor_proto)
 from tfe_compat import proto as _proto  # noqa: F401  (tf.AttrValue, tf.GraphDef, ...)

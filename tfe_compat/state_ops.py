@@ -193,6 +193,17 @@ def scatter_nd(var, indices, updates, mode):
   return var
 
 
+@export("batch_scatter_update")
+def batch_scatter_update(ref, indices, updates, use_locking=True, name=None):
+  """`tf.batch_scatter_update`: ref[i..., indices[i..., j], ...] = updates[i..., j, ...] for
+  the leading (batch) dimensions of `indices`; returns `ref`."""
+  index = ops.convert_to_tensor(indices)._value
+  batch = [jnp.broadcast_to(jnp.arange(n, dtype=index.dtype).reshape(
+      (-1,) + (1,) * (index.ndim - 1 - axis)), index.shape)
+           for axis, n in enumerate(index.shape[:-1])]
+  return scatter_nd(ref, Tensor(jnp.stack(batch + [index], axis=-1)), updates, "update")
+
+
 def sparse_delta_parts(sparse_delta):
   if not (hasattr(sparse_delta, "indices") and hasattr(sparse_delta, "values")):
     raise TypeError("Argument `sparse_delta` must be a `tf.IndexedSlices`. Received arg: %s"

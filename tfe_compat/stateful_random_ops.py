@@ -2,10 +2,12 @@
 
 The state is an int64 Variable `[counter_lo, counter_hi, key]` (Philox-4x32-10), laid out
 and advanced as TF's kernels do: a draw of N values reads the state, generates from it and
-skips the 128-bit counter by 256 * N. The bits are TF's own: uniform floats and integers
-match TF exactly; normal and truncated-normal values use TF's Box-Muller transform, with
-sin/cos/log evaluated in float64 and rounded, which reproduces TF's float32 values (float64
-ones may differ in the last bit). `binomial` advances the state as TF does but draws with
+skips the 128-bit counter by 256 * N. The bits are TF's own, so uniform floats and all
+integer draws equal TF's exactly. Normal and truncated-normal values use TF's Box-Muller
+transform with log/sin/cos evaluated in float64: float64 values match TF's, float32 (and
+half) ones may differ from TF's CPU values by 1 ulp (TF calls glibc's logf/sincosf, whose
+rounding differs from the correctly rounded result for about 1.5% of values; TF's own GPU
+results differ likewise). `binomial` advances the state exactly as TF does but draws with
 jax.random from a key taken from the state, so its values are not TF's. ThreeFry states can
 be created but not drawn from (TF's CPU/GPU kernels do not support it either).
 """

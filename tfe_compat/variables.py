@@ -245,6 +245,9 @@ class ResourceVariable(metaclass=vs.VariableMetaclass):
   def scatter_min(self, sparse_delta, use_locking=False, name=None):
     return state_ops.scatter(self, *state_ops.sparse_delta_parts(sparse_delta), "min")
 
+  def batch_scatter_update(self, sparse_delta, use_locking=False, name=None):
+    return state_ops.batch_scatter_update(self, *state_ops.sparse_delta_parts(sparse_delta))
+
   def scatter_nd_update(self, indices, updates, name=None):
     return state_ops.scatter_nd(self, indices, updates, "update")
 

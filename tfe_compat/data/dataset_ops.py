@@ -74,12 +74,13 @@ class Dataset:
   @property
   def output_types(self):
     return structure.map_structure(
-        lambda s: s.dtype if isinstance(s, structure.TensorSpec) else s, self.element_spec)
+        lambda s: s if isinstance(s, structure.DatasetSpec) else s.dtype, self.element_spec)
 
   @property
   def output_classes(self):
     return structure.map_structure(
-        lambda s: Tensor if isinstance(s, structure.TensorSpec) else type(s), self.element_spec)
+        lambda s: type(s) if isinstance(s, structure.DatasetSpec) else s.value_type,
+        self.element_spec)
 
   def __repr__(self):
     return "<%s shapes: %s, types: %s>" % (type(self).__name__.lstrip("_"), self.output_shapes,
@@ -100,7 +101,8 @@ class Dataset:
   # ---- sources ----
   @staticmethod
   def from_tensor_slices(tensors):
-    return _TensorSlices(tensors)
+    element = structure.element_to_numpy(tensors)
+    return _Tensors(element).unbatch() if structure.has_sparse(element) else _TensorSlices(element)
 
   @staticmethod
   def from_tensors(tensors):
@@ -108,7 +110,7 @@ class Dataset:
 
   @staticmethod
   def from_sparse_tensor_slices(sparse_tensor):
-    raise NotImplementedError("tfe_compat does not support SparseTensor datasets.")
+    return _Tensors(sparse_tensor).unbatch()
 
   @staticmethod
   def range(*args):

@@ -17,10 +17,11 @@ from tfe_compat.framework import ops
 from tfe_compat.framework import tensor_shape
 from tfe_compat.framework.api import export
 from tfe_compat.framework.tensor import Tensor
+from tfe_compat.data.type_specs import SparseTensorSpec, TypeSpec
 
 
 @export("TensorSpec")
-class TensorSpec:
+class TensorSpec(TypeSpec):
   """`tf.TensorSpec(shape, dtype=tf.float32, name=None)`: the type of one Tensor."""
 
   __slots__ = ("_shape", "_dtype", "_name")
@@ -42,6 +43,9 @@ class TensorSpec:
   def is_compatible_with(self, spec_or_tensor):
     return (self._dtype is spec_or_tensor.dtype
             and self._shape.is_compatible_with(spec_or_tensor.shape))
+
+  def _serialize(self):
+    return (self._shape, self._dtype, self._name)
 
   def _key(self):
     dims = self._shape.dims
@@ -112,9 +116,11 @@ def to_numpy(value, dtype=None):
     return to_numpy(value._as_tensor(dtype))
   if _is_dataset(value):
     return value
-  if type(value).__name__ == "SparseTensor":
-    raise NotImplementedError("tf.data elements that are SparseTensors are not supported by "
-                              "tfe_compat; densify them (tf.sparse.to_dense) in the map function.")
+  if type(value) is SparseValue:
+    return value
+  if type(value).__name__ in ("SparseTensor", "SparseTensorValue"):
+    return SparseValue(*[np.asarray(getattr(v, "_value", v)) for v in
+                         (value.indices, value.values, value.dense_shape)])
   if value is None:
     raise ValueError("None values not supported.")
   if isinstance(value, (list, tuple)) and any(isinstance(v, Tensor) for v in value):
@@ -134,12 +140,17 @@ def _is_dataset(value):
 def spec_of(leaf):
   if _is_dataset(leaf):
     return DatasetSpec(leaf.element_spec)
+  if type(leaf) is SparseValue:
+    return SparseTensorSpec(leaf.dense_shape.tolist(), dtypes.from_numpy(leaf.values.dtype))
   dtype = leaf.dtype if hasattr(leaf, "dtype") else np.asarray(leaf).dtype
   return TensorSpec(np.shape(leaf), dtypes.from_numpy(dtype))
 
 
-class DatasetSpec:
+@export("data.DatasetSpec", "data.experimental.DatasetStructure")
+class DatasetSpec(TypeSpec):
   """`tf.data.DatasetSpec`: the type of a dataset-valued element (from `window`)."""
+
+  __slots__ = ("_element_spec", "_shape")
 
   def __init__(self, element_spec, dataset_shape=()):
     self._element_spec = element_spec
@@ -148,14 +159,51 @@ class DatasetSpec:
   element_spec = property(lambda self: self._element_spec)
   shape = property(lambda self: self._shape)
 
-  def __eq__(self, other):
-    return type(other) is DatasetSpec and other.element_spec == self._element_spec
+  @property
+  def value_type(self):
+    from tfe_compat.data.dataset_ops import Dataset
+    return Dataset
+
+  def _serialize(self):
+    return (self._element_spec, self._shape)
 
   def __hash__(self):
     return hash(repr(self))
 
-  def __repr__(self):
-    return "DatasetSpec(%r, TensorShape(%s))" % (self._element_spec, self._shape.dims)
+
+class SparseValue:
+  """A SparseTensor inside a pipeline (one leaf): NumPy indices, values and dense_shape."""
+
+  __slots__ = ("indices", "values", "dense_shape")
+
+  def __init__(self, indices, values, dense_shape):
+    self.indices = np.asarray(indices, np.int64).reshape(-1, np.size(dense_shape))
+    self.values, self.dense_shape = np.asarray(values), np.asarray(dense_shape, np.int64)
+
+  ndim = property(lambda self: len(self.dense_shape))
+  shape = property(lambda self: tuple(self.dense_shape.tolist()))
+
+  def __getitem__(self, key):
+    """Row `key[0]` (as `unbatch` takes it: `leaf[i, ...]`)."""
+    keep = self.indices[:, 0] == (key[0] if isinstance(key, tuple) else key)
+    return SparseValue(self.indices[keep, 1:], self.values[keep], self.dense_shape[1:])
+
+  def __getstate__(self):
+    return self.indices, self.values, self.dense_shape
+
+  def __setstate__(self, state):
+    self.indices, self.values, self.dense_shape = state
+
+
+def has_sparse(element):
+  return any(type(leaf) is SparseValue for leaf in flatten(element))
+
+
+def _sparse_tensor(leaf, device):
+  from tfe_compat.ops.string_ops import SparseTensor
+  values = leaf.values if leaf.values.dtype == object else device_lib.put(leaf.values, device)
+  return SparseTensor(Tensor(device_lib.put(leaf.indices, device)), Tensor(values),
+                      Tensor(device_lib.put(leaf.dense_shape, device)))
 
 
 def _host_device():
@@ -170,6 +218,8 @@ def element_to_tensors(element, device=None):
   for leaf in flatten(element):
     if isinstance(leaf, jax.Array):
       leaf = Tensor(leaf if leaf.devices() == {device} else jax.device_put(leaf, device))
+    elif type(leaf) is SparseValue:
+      leaf = _sparse_tensor(leaf, device)
     elif not _is_dataset(leaf):
       leaf = np.asarray(leaf)
       leaf = Tensor(leaf if leaf.dtype == object else device_lib.put(leaf, device))
@@ -236,6 +286,8 @@ def call_on_host(fn, element):
 
 
 def _call(fn, element, device):
+  if has_sparse(element):  # SparseTensor arguments: the Python function, eagerly
+    fn = getattr(fn, "python_function", fn)
   call_on_arrays = getattr(fn, "call_on_arrays", None)  # a DatasetFunction's compiled call
   result = None if call_on_arrays is None else call_on_arrays(element)
   if result is None:

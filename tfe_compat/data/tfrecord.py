@@ -165,13 +165,10 @@ class TFRecordWriter:
       raw = open(path, "wb")
     except FileNotFoundError:
       raise errors.NotFoundError(None, None, "%s; No such file or directory" % path) from None
-    self._raw, self._z = raw, None
-    if name == "GZIP":
-      self._file = gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=level, mtime=0)
-    else:
-      self._file = raw
-      if name == "ZLIB":
-        self._z = zlib.compressobj(level)
+    self._file = raw
+    self._z = None  # TF's zlib stream: gzip's header as zlib writes it (the bytes TF writes)
+    if name:
+      self._z = zlib.compressobj(level, zlib.DEFLATED, 31 if name == "GZIP" else 15)
 
   def write(self, record):
     if isinstance(record, Tensor):
@@ -194,8 +191,6 @@ class TFRecordWriter:
     if self._z is not None:
       self._file.write(self._z.flush())
     self._file.close()
-    if self._file is not self._raw:
-      self._raw.close()
     self._file = None
 
   def __enter__(self):

@@ -15,6 +15,7 @@ from tfe_compat.framework import errors
 from tfe_compat.framework import tensor_shape
 from tfe_compat.data import dataset_ops
 from tfe_compat.data import map_ops
+from tfe_compat.data import sparse_elements
 from tfe_compat.data import structure
 
 Dataset = dataset_ops.Dataset
@@ -110,6 +111,9 @@ def stack(elements, struct):
   columns = zip(*[structure.flatten(e) for e in elements])
   out = []
   for column in columns:
+    if type(column[0]) is structure.SparseValue:
+      out.append(sparse_elements.batch_sparse(column))
+      continue
     first = np.asarray(column[0])
     if structure._is_dataset(column[0]):
       raise NotImplementedError("tfe_compat cannot batch dataset-valued elements.")
@@ -126,6 +130,9 @@ def _batch_spec(spec, batch_size, drop_remainder, shapes=None):
 
   def one(i, s):
     shape = s.shape if flat_shapes is None else flat_shapes[i]
+    if isinstance(s, structure.SparseTensorSpec):
+      return structure.SparseTensorSpec(tensor_shape.TensorShape([dim]).concatenate(shape),
+                                        s.dtype)
     return structure.TensorSpec(tensor_shape.TensorShape([dim]).concatenate(shape), s.dtype)
   return structure.pack_as(spec, [one(i, s) for i, s in enumerate(structure.flatten(spec))])
 
@@ -231,6 +238,11 @@ class PaddedBatch(Dataset):
 
   def _pad(self, elements):
     struct = elements[0]
+    for spec in structure.flatten(self._input.element_spec):
+      if not isinstance(spec, structure.TensorSpec):
+        raise TypeError("`padded_batch` is only supported for datasets that produce tensor "
+                        "elements but type spec of elements in the input dataset is not a "
+                        "subclass of TensorSpec: `%s`." % (spec,))
     columns = list(zip(*[structure.flatten(e) for e in elements]))
     shapes = (structure.flatten(self._shapes) if self._shapes is not None
               else [tensor_shape.TensorShape([None] * np.ndim(c[0])) for c in columns])
@@ -263,15 +275,28 @@ class Unbatch(Dataset):
     self._input = dataset
 
   def _compute_spec(self):
-    return structure.map_structure(lambda s: structure.TensorSpec(s.shape[1:], s.dtype),
+    return structure.map_structure(lambda s: type(s)(s.shape[1:], s.dtype),
                                    self._input.element_spec)
+
+  def _cardinality(self):
+    """The input's count times the static batch dimension, as TF counts it."""
+    n = self._input._cardinality()
+    if n == dataset_ops.UNKNOWN:
+      return n
+    dims = {tensor_shape.dimension_value(s.shape[0]) if s.shape.ndims else None
+            for s in structure.flatten(self._input.element_spec)}
+    dim = dims.pop() if len(dims) == 1 else None
+    if dim is None:
+      return dataset_ops.UNKNOWN
+    return n if n == dataset_ops.INFINITE and dim else n * dim
 
   def _make_iter(self):
     for element in self._input._make_iter():
       if type(element) is Failure:
         yield element
         continue
-      leaves = [np.asarray(leaf) for leaf in structure.flatten(element)]
+      leaves = [leaf if type(leaf) is structure.SparseValue else np.asarray(leaf)
+                for leaf in structure.flatten(element)]
       if any(leaf.ndim == 0 for leaf in leaves):
         raise ValueError("Unbatching a tensor is only supported for rank >= 1")
       n = leaves[0].shape[0]

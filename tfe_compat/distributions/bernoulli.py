@@ -7,6 +7,7 @@ from tfe_compat.distributions import kullback_leibler
 from tfe_compat.distributions import util
 from tfe_compat.framework import dtypes
 from tfe_compat.framework import ops
+from tfe_compat.framework import tensor_shape
 from tfe_compat.framework.ops import op
 from tfe_compat.ops import array_ops
 from tfe_compat.ops import matmul_cast_ops
@@ -67,6 +68,9 @@ class Bernoulli(distribution.Distribution):
 
   logits = property(lambda self: self._logits)
   probs = property(lambda self: self._probs)
+
+  def _event_shape(self):
+    return tensor_shape.TensorShape([])
 
   def _batch_shape(self):
     return self._logits.shape

@@ -9,6 +9,7 @@ from tfe_compat.distributions import util
 from tfe_compat.distributions.gamma import random_gamma
 from tfe_compat.framework import dtypes
 from tfe_compat.framework import ops
+from tfe_compat.framework import tensor_shape
 from tfe_compat.framework.ops import op
 from tfe_compat.ops import array_ops
 from tfe_compat.ops import check_ops
@@ -22,11 +23,11 @@ def _log_normalization(c1, c0):
 
 
 @op(name="BetaSample")
-def _sample(key1, key0, c1, c0, *, n):
+def _sample(key, c1, c0, *, n):
   total = c1 + c0
-  gamma1 = random_gamma(key1, jnp.ones_like(total) * c1, (n,))
-  gamma0 = random_gamma(key0, jnp.ones_like(total) * c0, (n,))
-  return gamma1 / (gamma1 + gamma0)
+  gammas = random_gamma(key, jnp.stack([jnp.ones_like(total) * c1, jnp.ones_like(total) * c0]),
+                        (n,))  # both of TF's gamma draws in one sampler: [n, 2, batch...]
+  return gammas[:, 0] / (gammas[:, 0] + gammas[:, 1])
 
 
 @op(name="BetaLogProb")
@@ -107,13 +108,16 @@ class Beta(distribution.Distribution):
   def _params(self):
     return self._concentration1, self._concentration0
 
+  def _event_shape(self):
+    return tensor_shape.TensorShape([])
+
   def _batch_shape(self):
     return self._total_concentration.shape
 
   def _sample_n(self, n, seed=None):
-    key1 = util.rng_key(seed)
-    key0 = util.rng_key(util.gen_new_seed(seed, "beta"))
-    return _sample(key1, key0, *self._params(), n=n)
+    key = util.rng_key(seed)
+    util.rng_key(util.gen_new_seed(seed, "beta"))  # TF's second gamma op takes an op seed too
+    return _sample(key, *self._params(), n=n)
 
   def _checked(self, x):
     util.check_operands("Xlogy", self._concentration1, x)

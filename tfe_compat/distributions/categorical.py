@@ -9,6 +9,7 @@ from tfe_compat.distributions import util
 from tfe_compat.framework import dtypes
 from tfe_compat.framework import errors
 from tfe_compat.framework import ops
+from tfe_compat.framework import tensor_shape
 from tfe_compat.framework.ops import op
 from tfe_compat.ops import matmul_cast_ops
 from tfe_compat.variable_scope import name_scope
@@ -84,6 +85,9 @@ class Categorical(distribution.Distribution):
 
   logits = property(lambda self: self._logits)
   probs = property(lambda self: self._probs)
+
+  def _event_shape(self):
+    return tensor_shape.TensorShape([])
 
   def _batch_shape(self):
     return self._logits.shape[:-1]

@@ -7,7 +7,6 @@ from tfe_compat.distributions import distribution
 from tfe_compat.distributions import kullback_leibler
 from tfe_compat.distributions import util
 from tfe_compat.distributions.gamma import random_gamma
-from tfe_compat.framework import dtypes
 from tfe_compat.framework import errors
 from tfe_compat.framework.ops import op
 from tfe_compat.ops import array_ops

@@ -4,16 +4,19 @@ A family computes each method in one op (`op(jax function)`), so a method is one
 call; the tape differentiates that jax function, so gradients reach the parameters and,
 for reparameterized families, flow through samples.
 """
+import contextlib
+
 import numpy as np
 
 from tfe_compat.distributions import kullback_leibler
+from tfe_compat.distributions.util import exported
 from tfe_compat.framework import dtypes
 from tfe_compat.framework import ops
 from tfe_compat.framework import tensor_shape
-from tfe_compat.distributions.util import exported
 from tfe_compat.ops import array_ops
 from tfe_compat.ops import math_ops
 from tfe_compat.variable_scope import name_scope
+
 
 @exported("ReparameterizationType")
 class ReparameterizationType:
@@ -106,7 +109,14 @@ class Distribution:
     """A new distribution of this type from `parameters`, with some overridden."""
     return type(self)(**dict(self.parameters, **override_parameters_kwargs))
 
-  # ---- Shapes ----
+  @contextlib.contextmanager
+  def _name_scope(self, name=None, values=None):
+    """TF's helper for subclasses: the distribution's name scope, then `name`'s."""
+    with name_scope(self.name):
+      with name_scope(name) as scope:
+        yield scope
+
+  # ---- Shapes (statically known here; subclasses with unknown ones add the _tensor forms) ----
   def _batch_shape(self):
     return tensor_shape.TensorShape(None)
 
@@ -114,26 +124,42 @@ class Distribution:
   def batch_shape(self):
     return tensor_shape.as_shape(self._batch_shape())
 
+  def _batch_shape_tensor(self):
+    raise NotImplementedError("batch_shape_tensor is not implemented: %s"
+                              % type(self).__name__)
+
   def batch_shape_tensor(self, name="batch_shape_tensor"):
     """The batch shape as a 1-D int32 Tensor."""
-    return ops.convert_to_tensor(self.batch_shape.as_list(), dtype=dtypes.int32)
+    if self.batch_shape.is_fully_defined():
+      return ops.convert_to_tensor(self.batch_shape.as_list(), dtype=dtypes.int32)
+    return self._batch_shape_tensor()
 
   def _event_shape(self):
-    return tensor_shape.TensorShape([])
+    return tensor_shape.TensorShape(None)
 
   @property
   def event_shape(self):
     return tensor_shape.as_shape(self._event_shape())
 
+  def _event_shape_tensor(self):
+    raise NotImplementedError("event_shape_tensor is not implemented: %s"
+                              % type(self).__name__)
+
   def event_shape_tensor(self, name="event_shape_tensor"):
     """The event shape as a 1-D int32 Tensor."""
-    return ops.convert_to_tensor(self.event_shape.as_list(), dtype=dtypes.int32)
+    if self.event_shape.is_fully_defined():
+      return ops.convert_to_tensor(self.event_shape.as_list(), dtype=dtypes.int32)
+    return self._event_shape_tensor()
 
   def is_scalar_event(self, name="is_scalar_event"):
-    return ops.convert_to_tensor(self.event_shape.ndims == 0)
+    if self.event_shape.ndims is not None:
+      return ops.convert_to_tensor(self.event_shape.ndims == 0)
+    return ops.convert_to_tensor(self.event_shape_tensor()._shape_tuple() == (0,))
 
   def is_scalar_batch(self, name="is_scalar_batch"):
-    return ops.convert_to_tensor(self.batch_shape.ndims == 0)
+    if self.batch_shape.ndims is not None:
+      return ops.convert_to_tensor(self.batch_shape.ndims == 0)
+    return ops.convert_to_tensor(self.batch_shape_tensor()._shape_tuple() == (0,))
 
   # ---- Sampling ----
   def _sample_n(self, n, seed=None):
@@ -152,7 +178,7 @@ class Distribution:
   def _value(self, value):
     return _convert_value(value, self.dtype)
 
-  def _fallback(self, method, fallback, value, name):
+  def _fallback(self, method, fallback, value):
     value = self._value(value)
     try:
       return getattr(self, method)(value)
@@ -164,28 +190,28 @@ class Distribution:
 
   def log_prob(self, value, name="log_prob"):
     """Log probability density / mass at `value`."""
-    return self._fallback("_log_prob", lambda v: math_ops.log(self._prob(v)), value, name)
+    return self._fallback("_log_prob", lambda v: math_ops.log(self._prob(v)), value)
 
   def prob(self, value, name="prob"):
     """Probability density / mass at `value`."""
-    return self._fallback("_prob", lambda v: math_ops.exp(self._log_prob(v)), value, name)
+    return self._fallback("_prob", lambda v: math_ops.exp(self._log_prob(v)), value)
 
   def log_cdf(self, value, name="log_cdf"):
     """Log of the cumulative distribution function."""
-    return self._fallback("_log_cdf", lambda v: math_ops.log(self._cdf(v)), value, name)
+    return self._fallback("_log_cdf", lambda v: math_ops.log(self._cdf(v)), value)
 
   def cdf(self, value, name="cdf"):
     """Cumulative distribution function P[X <= value]."""
-    return self._fallback("_cdf", lambda v: math_ops.exp(self._log_cdf(v)), value, name)
+    return self._fallback("_cdf", lambda v: math_ops.exp(self._log_cdf(v)), value)
 
   def log_survival_function(self, value, name="log_survival_function"):
     """Log of P[X > value]."""
     return self._fallback("_log_survival_function",
-                          lambda v: math_ops.log1p(-self.cdf(v)), value, name)
+                          lambda v: math_ops.log1p(-self.cdf(v)), value)
 
   def survival_function(self, value, name="survival_function"):
     """P[X > value] = 1 - cdf(value)."""
-    return self._fallback("_survival_function", lambda v: 1. - self.cdf(v), value, name)
+    return self._fallback("_survival_function", lambda v: 1. - self.cdf(v), value)
 
   def quantile(self, value, name="quantile"):
     """The inverse of the cdf."""

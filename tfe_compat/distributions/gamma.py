@@ -10,6 +10,7 @@ from tfe_compat.distributions import kullback_leibler
 from tfe_compat.distributions import util
 from tfe_compat.framework import dtypes
 from tfe_compat.framework import ops
+from tfe_compat.framework import tensor_shape
 from tfe_compat.framework.ops import op
 from tfe_compat.ops import array_ops
 from tfe_compat.ops import check_ops
@@ -116,6 +117,9 @@ class Gamma(distribution.Distribution):
 
   concentration = property(lambda self: self._concentration)
   rate = property(lambda self: self._rate)
+
+  def _event_shape(self):
+    return tensor_shape.TensorShape([])
 
   def _batch_shape(self):
     return util.broadcast_shape(self._concentration, self._rate)

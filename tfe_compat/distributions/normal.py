@@ -11,6 +11,7 @@ from tfe_compat.distributions import kullback_leibler
 from tfe_compat.distributions import util
 from tfe_compat.framework import dtypes
 from tfe_compat.framework import ops
+from tfe_compat.framework import tensor_shape
 from tfe_compat.framework.ops import op
 from tfe_compat.ops import check_ops
 from tfe_compat.ops import nn_ops
@@ -94,6 +95,9 @@ class Normal(distribution.Distribution):
 
   loc = property(lambda self: self._loc)
   scale = property(lambda self: self._scale)
+
+  def _event_shape(self):
+    return tensor_shape.TensorShape([])
 
   def _batch_shape(self):
     return util.broadcast_shape(self._loc, self._scale)

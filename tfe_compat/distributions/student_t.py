@@ -3,13 +3,13 @@ import math
 
 import jax
 import jax.numpy as jnp
-import numpy as np
 from jax.scipy import special
 
 from tfe_compat.distributions import distribution
 from tfe_compat.distributions import util
 from tfe_compat.framework import dtypes
 from tfe_compat.framework import ops
+from tfe_compat.framework import tensor_shape
 from tfe_compat.framework.ops import op
 from tfe_compat.ops import array_ops
 from tfe_compat.ops import check_ops
@@ -103,6 +103,9 @@ class StudentT(distribution.Distribution):
 
   def _params(self):
     return self._df, self._loc, self._scale
+
+  def _event_shape(self):
+    return tensor_shape.TensorShape([])
 
   def _batch_shape(self):
     return util.broadcast_shape(self._df, self._loc, self._scale)

@@ -8,6 +8,7 @@ from tfe_compat.distributions import distribution
 from tfe_compat.distributions import util
 from tfe_compat.framework import dtypes
 from tfe_compat.framework import ops
+from tfe_compat.framework import tensor_shape
 from tfe_compat.framework.ops import op
 from tfe_compat.ops import check_ops
 from tfe_compat.variable_scope import name_scope
@@ -81,6 +82,9 @@ class Uniform(distribution.Distribution):
   def range(self, name="range"):
     """`high - low`."""
     return _stat(self._low, self._high, which="range")
+
+  def _event_shape(self):
+    return tensor_shape.TensorShape([])
 
   def _batch_shape(self):
     return util.broadcast_shape(self._low, self._high)

@@ -37,7 +37,7 @@ TensorSequenceLengthPair = collections.namedtuple("TensorSequenceLengthPair",
 class FeatureColumn:
   """Base of all feature columns: `name`, `parse_example_spec`, `transform_feature`."""
 
-  _is_v1_column = True  # False: TF 1.15 has this column only in its v2 API (no `_` methods)
+  v1_api = True  # False: TF 1.15 has this column in its v2 API only (not a _FeatureColumn)
 
   def __lt__(self, other):
     return str(self) < str(other)
@@ -370,7 +370,7 @@ class SequenceNumericColumn(SequenceDenseColumn, collections.namedtuple(
     "SequenceNumericColumn", ("key", "shape", "default_value", "dtype", "normalizer_fn"))):
   """A sparse sequence of numeric values of `shape` per step, padded with `default_value`."""
 
-  _is_v1_column = False
+  v1_api = False
 
   @property
   def name(self):

@@ -302,7 +302,7 @@ def make_parse_example_spec(feature_columns):
   """{feature key: FixedLenFeature or VarLenFeature} for `tf.io.parse_example`."""
   result = {}
   for column in feature_columns:
-    if not isinstance(column, fc.FeatureColumn) or not column._is_v1_column:  # pylint: disable=protected-access
+    if not isinstance(column, fc.FeatureColumn) or not column.v1_api:
       raise ValueError("All feature_columns must be _FeatureColumn instances. Given: {}"
                        .format(column))
     for key, value in column.parse_example_spec.items():
@@ -323,7 +323,7 @@ def normalize_feature_columns(feature_columns, sort=False):
   if isinstance(feature_columns, dict):
     raise ValueError("Expected feature_columns to be iterable, found dict.")
   for column in feature_columns:
-    if not isinstance(column, fc.FeatureColumn) or not (sort or column._is_v1_column):  # pylint: disable=protected-access
+    if not isinstance(column, fc.FeatureColumn) or not (sort or column.v1_api):
       raise ValueError("Items of feature_columns must be a {}FeatureColumn. Given (type {}): {}."
                        .format("" if sort else "_", type(column), column))
   if not feature_columns:
@@ -402,7 +402,7 @@ def input_layer(features, feature_columns, weight_collections=None, trainable=Tr
   outputs, ordered = [], sorted(feature_columns, key=lambda c: c.name)
   with vs.variable_scope(None, default_name="input_layer"):
     for column in ordered:
-      with vs.variable_scope(None, default_name=column._var_scope_name):  # pylint: disable=protected-access
+      with vs.variable_scope(None, default_name=column.name):
         state = _ScopeState(trainable)
         output = dense_output(column, column.get_dense_tensor(cache, state))
         outputs.append(output)
@@ -429,7 +429,7 @@ def linear_model(features, feature_columns, units=1, sparse_combiner="sum",
   ordered = sorted(feature_columns, key=lambda c: c.name)
   scope_names = []
   for column in ordered:
-    with vs.variable_scope(None, default_name=column._var_scope_name) as scope:  # pylint: disable=protected-access
+    with vs.variable_scope(None, default_name=column.name) as scope:
       scope_names.append(scope.name.rsplit("/", 1)[-1])
   for column in feature_columns:
     if not isinstance(column, (fc.DenseColumn, fc.CategoricalColumn)):

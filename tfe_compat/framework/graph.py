@@ -160,7 +160,7 @@ def reset_default_graph():
     hook()
 
 
-@export("tables_initializer", "no_op")
+@export("no_op")
 def no_op(name=None):
   """Eager ops run at once: returns None, as TF's no_op does in eager mode."""
   return None

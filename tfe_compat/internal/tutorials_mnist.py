@@ -1,35 +1,34 @@
-"""`tensorflow.examples.tutorials.mnist.input_data`: MNIST from its four gzipped IDX files.
-
-TF 1.x downloads the files into `train_dir` when they are missing; tfe_compat has no network
-access, so it reads them from `train_dir` and raises ConnectionError naming the missing file.
+"""`tensorflow.examples.tutorials.mnist.input_data` (and `tf.contrib.learn.datasets.mnist`):
+MNIST from its four gzipped IDX files, downloaded into `train_dir` from `source_url` when
+missing (`tf.contrib.learn.datasets.base.maybe_download`).
 """
-import collections
 import gzip
-import os
 
 import numpy as np
 
+from tfe_compat.contrib import learn_datasets as base
 from tfe_compat.framework import dtypes
+from tfe_compat.ops import gfile
 
 DEFAULT_SOURCE_URL = "https://storage.googleapis.com/cvdf-datasets/mnist/"
-Datasets = collections.namedtuple("Datasets", ["train", "validation", "test"])
 
 
-def _read_idx(path, magic, kind):
-  """The uint8 payload of an IDX file and its dimensions (magic 2051: images, 2049: labels)."""
-  print("Extracting", path)
-  with gzip.open(path, "rb") as f:
-    data = f.read()
+def _read_idx(f, magic, kind):
+  """The uint8 payload of an IDX file object and its dimensions (magic 2051: images, 2049:
+  labels)."""
+  print("Extracting", f.name)
+  with gzip.GzipFile(fileobj=f) as bytestream:
+    data = bytestream.read()
   words = 3 if magic == 2051 else 1
   header = np.frombuffer(data, dtype=">u4", count=1 + words)
   if header[0] != magic:
-    raise ValueError("Invalid magic number %d in MNIST %s file: %s" % (header[0], kind, path))
+    raise ValueError("Invalid magic number %d in MNIST %s file: %s" % (header[0], kind, f.name))
   return np.frombuffer(data, dtype=np.uint8, offset=4 * (1 + words)), [int(d) for d in header[1:]]
 
 
-def extract_images(path):
-  """A uint8 array [index, rows, cols, 1] from a gzipped IDX image file."""
-  data, (count, rows, cols) = _read_idx(path, 2051, "image")
+def extract_images(f):
+  """A uint8 array [index, rows, cols, 1] from a gzipped IDX image file object."""
+  data, (count, rows, cols) = _read_idx(f, 2051, "image")
   return data[:count * rows * cols].reshape(count, rows, cols, 1)
 
 
@@ -40,9 +39,9 @@ def dense_to_one_hot(labels_dense, num_classes):
   return one_hot
 
 
-def extract_labels(path, one_hot=False, num_classes=10):
-  """A uint8 label vector (or one-hot rows) from a gzipped IDX label file."""
-  data, (count,) = _read_idx(path, 2049, "label")
+def extract_labels(f, one_hot=False, num_classes=10):
+  """A uint8 label vector (or one-hot rows) from a gzipped IDX label file object."""
+  data, (count,) = _read_idx(f, 2049, "label")
   labels = data[:count]
   return dense_to_one_hot(labels, num_classes) if one_hot else labels
 
@@ -102,14 +101,9 @@ class DataSet(object):
             np.concatenate((labels_rest, self._labels[:end]), axis=0))
 
 
-def _local_file(train_dir, name, source_url):
-  path = os.path.join(train_dir, name)
-  if not os.path.isfile(path):
-    raise ConnectionError(
-        "%s is not in %s and tfe_compat has no network access to download it from %s. "
-        "Download it on a machine with network access and copy it there."
-        % (name, train_dir, source_url + name))
-  return path
+def _extract(train_dir, name, source_url, extract, **kwargs):
+  with gfile.GFile(base.maybe_download(name, train_dir, source_url + name), "rb") as f:
+    return extract(f, **kwargs)
 
 
 def read_data_sets(train_dir, fake_data=False, one_hot=False, dtype=dtypes.float32,
@@ -118,18 +112,19 @@ def read_data_sets(train_dir, fake_data=False, one_hot=False, dtype=dtypes.float
   """Datasets(train, validation, test); validation is the first `validation_size` train rows."""
   if fake_data:
     fake = lambda: DataSet([], [], fake_data=True, one_hot=one_hot, dtype=dtype, seed=seed)
-    return Datasets(train=fake(), validation=fake(), test=fake())
+    return base.Datasets(train=fake(), validation=fake(), test=fake())
   source_url = source_url or DEFAULT_SOURCE_URL
-  load = lambda name: _local_file(train_dir, name, source_url)
-  train_images = extract_images(load("train-images-idx3-ubyte.gz"))
-  train_labels = extract_labels(load("train-labels-idx1-ubyte.gz"), one_hot=one_hot)
-  test_images = extract_images(load("t10k-images-idx3-ubyte.gz"))
-  test_labels = extract_labels(load("t10k-labels-idx1-ubyte.gz"), one_hot=one_hot)
+  train_images = _extract(train_dir, "train-images-idx3-ubyte.gz", source_url, extract_images)
+  train_labels = _extract(train_dir, "train-labels-idx1-ubyte.gz", source_url, extract_labels,
+                          one_hot=one_hot)
+  test_images = _extract(train_dir, "t10k-images-idx3-ubyte.gz", source_url, extract_images)
+  test_labels = _extract(train_dir, "t10k-labels-idx1-ubyte.gz", source_url, extract_labels,
+                         one_hot=one_hot)
   if not 0 <= validation_size <= len(train_images):
     raise ValueError("Validation size should be between 0 and {}. Received: {}."
                      .format(len(train_images), validation_size))
   options = dict(dtype=dtype, reshape=reshape, seed=seed)
-  return Datasets(
+  return base.Datasets(
       train=DataSet(train_images[validation_size:], train_labels[validation_size:], **options),
       validation=DataSet(train_images[:validation_size], train_labels[:validation_size],
                          **options),

@@ -1,5 +1,7 @@
 """`tf.keras.constraints` (TF 1.15): projections applied to a weight after each optimizer
 update (the tf.train / Keras optimizers call `variable.constraint` after `apply_gradients`)."""
+import numpy as np
+
 from tfe_compat.framework import ops
 from tfe_compat.framework.api import export
 from tfe_compat.keras import _serialization
@@ -90,16 +92,41 @@ class MinMaxNorm(Constraint):
             "axis": self.axis}
 
 
+@ops.op(name="RadialConstraint")
+def _radial(w):
+  """Each ring of a square kernel takes one value of its diagonal, as TF's while_loop pads."""
+  n = w.shape[0]
+  start = n // 2
+  dist = np.abs(np.arange(n) - start) if n % 2 else np.where(
+      np.arange(n) >= start, np.arange(n) - start, start - 1 - np.arange(n))
+  ring = np.maximum(dist[:, None], dist[None, :])
+  source = np.where(ring == 0, start - 1, start + ring - (n % 2))
+  return w[source, source]
+
+
+@export("keras.constraints.RadialConstraint", "keras.constraints.radial_constraint")
+class RadialConstraint(Constraint):
+  """Makes each (height, width) kernel of a rank-4 weight radially symmetric."""
+
+  def __call__(self, w):
+    w = ops.convert_to_tensor(w)
+    if w.shape.rank != 4:
+      raise ValueError("The weight tensor must be of rank 4, but is of shape: %s" % w.shape)
+    return _radial(w)
+
+
 # Aliases (and the legacy ones).
 max_norm = maxnorm = MaxNorm
 non_neg = nonneg = NonNeg
 unit_norm = unitnorm = UnitNorm
 min_max_norm = MinMaxNorm
+radial_constraint = RadialConstraint
 
 _MODULE_OBJECTS = {
     "Constraint": Constraint, "MaxNorm": MaxNorm, "NonNeg": NonNeg, "UnitNorm": UnitNorm,
     "MinMaxNorm": MinMaxNorm, "max_norm": MaxNorm, "non_neg": NonNeg, "unit_norm": UnitNorm,
-    "min_max_norm": MinMaxNorm, "maxnorm": MaxNorm, "nonneg": NonNeg, "unitnorm": UnitNorm}
+    "min_max_norm": MinMaxNorm, "maxnorm": MaxNorm, "nonneg": NonNeg, "unitnorm": UnitNorm,
+    "RadialConstraint": RadialConstraint, "radial_constraint": RadialConstraint}
 
 
 serialize, deserialize = _serialization.module_functions(_MODULE_OBJECTS, "constraint")

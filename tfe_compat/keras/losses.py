@@ -214,7 +214,7 @@ def huber_loss(y_true, y_pred, delta=1.0):
 
 
 @export("keras.losses.cosine_similarity", "keras.losses.cosine_proximity",
-        "keras.losses.cosine")
+        "keras.losses.cosine", "keras.metrics.cosine")
 def cosine_similarity(y_true, y_pred, axis=-1):
   """-sum(l2_normalize(y_true) * l2_normalize(y_pred), axis)."""
   y_pred = to_tensor(y_pred)

@@ -1,10 +1,13 @@
-"""`tf.keras.utils`: to_categorical, normalize, Progbar, Sequence, get_file (offline), custom
+"""`tf.keras.utils`: to_categorical, normalize, Progbar, Sequence, get_file (downloads), custom
 objects and (de)serialization of Keras objects."""
 import hashlib
 import os
+import shutil
 import sys
 import tarfile
 import time
+import urllib.error
+import urllib.request
 import zipfile
 
 import jax
@@ -166,7 +169,7 @@ class Sequence:
       yield item
 
 
-# ---- get_file: the Keras download cache, without network access ----
+# ---- get_file: the Keras download cache ----
 def _hash_file(fpath, algorithm="sha256", chunk_size=65535):
   hasher = hashlib.sha256() if algorithm in ("sha256", "auto") else hashlib.md5()
   with open(fpath, "rb") as f:
@@ -175,12 +178,13 @@ def _hash_file(fpath, algorithm="sha256", chunk_size=65535):
   return hasher.hexdigest()
 
 
-def _validate_file(fpath, file_hash, algorithm="auto"):
+def _validate_file(fpath, file_hash, algorithm="auto", chunk_size=65535):
+  """Whether the file's sha256 (or md5: 'auto' picks by the hash's length) is `file_hash`."""
   if algorithm == "sha256" or (algorithm == "auto" and len(file_hash) == 64):
     hasher = "sha256"
   else:
     hasher = "md5"
-  return str(_hash_file(fpath, hasher)) == str(file_hash)
+  return str(_hash_file(fpath, hasher, chunk_size)) == str(file_hash)
 
 
 def _extract_archive(file_path, path=".", archive_format="auto"):
@@ -193,26 +197,57 @@ def _extract_archive(file_path, path=".", archive_format="auto"):
     archive_format = [archive_format]
   for archive_type in archive_format:
     if archive_type == "tar" and tarfile.is_tarfile(file_path):
-      with tarfile.open(file_path) as archive:
+      archive = tarfile.open(file_path)  # pylint: disable=consider-using-with
+    elif archive_type == "zip" and zipfile.is_zipfile(file_path):
+      archive = zipfile.ZipFile(file_path)  # pylint: disable=consider-using-with
+    else:
+      continue
+    with archive:
+      try:
         archive.extractall(path)
-      return True
-    if archive_type == "zip" and zipfile.is_zipfile(file_path):
-      with zipfile.ZipFile(file_path) as archive:
-        archive.extractall(path)
-      return True
+      except (tarfile.TarError, RuntimeError, KeyboardInterrupt):
+        if os.path.isfile(path):
+          os.remove(path)
+        elif os.path.exists(path):
+          shutil.rmtree(path)
+        raise
+    return True
   return False
+
+
+def _download(origin, fpath):
+  """Fetches `origin` into `fpath` with a Progbar, as TF 1.15's get_file does."""
+  print("Downloading data from", origin)
+  progbar = []
+
+  def dl_progress(count, block_size, total_size):
+    if not progbar:
+      progbar.append(Progbar(None if total_size == -1 else total_size))
+    else:  # the last block ends at the file's end (TF 1.15 overshot it)
+      progbar[0].update(count * block_size if total_size == -1
+                        else min(count * block_size, total_size))
+
+  error_msg = "URL fetch failure on {}: {} -- {}"
+  try:
+    try:
+      urllib.request.urlretrieve(origin, fpath, dl_progress)
+    except urllib.error.HTTPError as e:
+      raise Exception(error_msg.format(origin, e.code, e.msg))  # pylint: disable=broad-exception-raised
+    except urllib.error.URLError as e:
+      raise Exception(error_msg.format(origin, e.errno, e.reason))  # pylint: disable=broad-exception-raised
+  except (Exception, KeyboardInterrupt):
+    if os.path.exists(fpath):
+      os.remove(fpath)
+    raise
 
 
 @export("keras.utils.get_file")
 def get_file(fname, origin, untar=False, md5_hash=None, file_hash=None,
              cache_subdir="datasets", hash_algorithm="auto", extract=False,
              archive_format="auto", cache_dir=None):
-  """The path of `fname` in the Keras cache (`~/.keras/datasets/` by default).
-
-  There is no network access: the file must already be in the cache (where TF would have
-  downloaded it); otherwise this raises ConnectionError saying where to put it. Archives
-  are extracted as TF does (`untar`, `extract`).
-  """
+  """The path of `fname` in the Keras cache (`~/.keras/datasets/` by default), downloaded
+  from `origin` when it is missing or its hash does not match; archives are extracted as TF
+  does (`untar`, `extract`)."""
   if cache_dir is None:
     cache_dir = os.path.join(os.path.expanduser("~"), ".keras")
   if md5_hash is not None and file_hash is None:
@@ -222,22 +257,17 @@ def get_file(fname, origin, untar=False, md5_hash=None, file_hash=None,
     datadir_base = os.path.join("/tmp", ".keras")
   datadir = os.path.join(datadir_base, cache_subdir)
   os.makedirs(datadir, exist_ok=True)
-  fpath = os.path.join(datadir, fname)
-  untar_fpath = fpath
-  if untar:
-    fpath = untar_fpath + ".tar.gz"
-    if os.path.exists(untar_fpath) and not os.path.exists(fpath):
-      return untar_fpath
-  if not os.path.exists(fpath):
-    raise ConnectionError(
-        "URL fetch failure on %s: tfe_compat has no network access, and %s is not in the "
-        "Keras cache. Download it on a machine with network access and copy it to %s "
-        "(or pass `cache_dir`)." % (origin, fname, fpath))
-  if file_hash is not None and not _validate_file(fpath, file_hash, hash_algorithm):
-    raise ConnectionError(
-        "A local file was found at %s, but its hash does not match the original value of "
-        "%s, and tfe_compat has no network access to download it again from %s."
-        % (fpath, file_hash, origin))
+  untar_fpath = os.path.join(datadir, fname)
+  fpath = untar_fpath + ".tar.gz" if untar else untar_fpath
+  download = not os.path.exists(fpath)
+  if not download and file_hash is not None and not _validate_file(fpath, file_hash,
+                                                                     hash_algorithm):
+    print("A local file was found, but it seems to be incomplete or outdated because the "
+          + hash_algorithm + " file hash does not match the original value of " + file_hash
+          + " so we will re-download the data.")
+    download = True
+  if download:
+    _download(origin, fpath)
   if untar:
     if not os.path.exists(untar_fpath):
       _extract_archive(fpath, datadir, archive_format="tar")

@@ -3,6 +3,7 @@
 In eager mode every call of a functional form (`tf.layers.dense(x, 10)`) makes a new layer,
 so new variables, as TF 1.x did; keep a layer object to reuse variables.
 """
+import contextlib
 import inspect
 
 from tfe_compat import variable_scope as vs
@@ -108,3 +109,28 @@ for _fn_name, _cls in (("dense", Dense), ("dropout", Dropout), ("flatten", Flatt
                        ("average_pooling3d", "AveragePooling3D")):
   globals()[_fn_name] = _functional(globals()[_cls] if isinstance(_cls, str) else _cls,
                                     _fn_name)
+
+
+# ---- Keras-style scope: in eager mode every tf.layers layer already owns its variables ----
+_KERAS_STYLE_SCOPE = False
+
+
+@export("layers.experimental.keras_style_scope")
+@contextlib.contextmanager
+def keras_style_scope():
+  """Layers created inside use Keras-style variable management (TF 1.15's scope flag; eager
+  layers never share variables through variable scopes)."""
+  global _KERAS_STYLE_SCOPE  # pylint: disable=global-statement
+  stack = _KERAS_STYLE_SCOPE
+  _KERAS_STYLE_SCOPE = True
+  try:
+    yield
+  finally:
+    _KERAS_STYLE_SCOPE = stack
+
+
+@export("layers.experimental.set_keras_style")
+def set_keras_style():
+  """Uses Keras-style variable management for every layer from now on."""
+  global _KERAS_STYLE_SCOPE  # pylint: disable=global-statement
+  _KERAS_STYLE_SCOPE = True

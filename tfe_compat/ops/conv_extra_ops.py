@@ -1,6 +1,6 @@
 """More TF 1.15 `tf.nn` convolution ops: filter/input backprops (as VJPs of the forward
 convolutions in conv_ops), conv_transpose, dilation2d/erosion2d (grayscale morphology),
-with_space_to_batch and fractional max/avg pooling.
+with_space_to_batch, max_pool_with_argmax and fractional max/avg pooling.
 """
 # pylint: disable=redefined-builtin,dangerous-default-value
 import collections
@@ -11,13 +11,15 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
+from tfe_compat.framework import dtypes
 from tfe_compat.framework import errors
 from tfe_compat.framework import ops
 from tfe_compat.framework.api import export
 from tfe_compat.ops import conv_ops
 from tfe_compat.ops import space_ops
 from tfe_compat.ops.array_ops import int_tuple
-from tfe_compat.ops.conv_ops import _conv_impl, _depthwise_impl, _fail, _hashable
+from tfe_compat.ops.conv_ops import (_conv_impl, _depthwise_impl, _fail, _hashable, _lookup,
+                                     _pool_plan)
 
 # ---- Convolution backprops: the VJP of the forward convolution ----
 # kind: (spatial rank, depthwise, error prefix)
@@ -291,17 +293,67 @@ def with_space_to_batch(input, dilation_rate, padding, op, filter_shape=None,
   else:
     raise ValueError("`padding` must be one of 'SAME' or 'VALID'. Received: padding=%s"
                      % (padding,))
-  # required_space_to_batch_paddings, on static shapes.
   sizes = np.array([input.shape[d] for d in dims], np.int64)
-  pad_extra = (rate - (sizes + base.sum(axis=1)) % rate) % rate
+  dims_paddings, dims_crops = space_ops.required_paddings(sizes, rate, base)
   block, paddings, crops = [1] * dims[-1], [[0, 0]] * dims[-1], [[0, 0]] * dims[-1]
   for i, d in enumerate(dims):
     block[d - 1] = int(rate[i])
-    paddings[d - 1] = [int(base[i, 0]), int(base[i, 1] + pad_extra[i])]
-    crops[d - 1] = [0, int(pad_extra[i])]
+    paddings[d - 1] = [int(v) for v in dims_paddings[i]]
+    crops[d - 1] = [int(v) for v in dims_crops[i]]
   converted = space_ops.space_to_batch_nd(input, block, paddings)
   result = op(converted, n, "VALID")
   return space_ops.batch_to_space_nd(result, block, crops)
+
+
+# ---- max_pool_with_argmax ----
+_ArgmaxPool = collections.namedtuple("MaxPoolWithArgmax", ["output", "argmax"])
+
+
+@ops.op(name="MaxPoolWithArgmax")
+def _max_pool_with_argmax(x, *, plan, include_batch_in_index, index_dtype):
+  """TF's CPU kernel: each window's first maximum in row-major order (NaN never replaces a
+  value), and its flat index ((b *) h * W + w) * C + c."""
+  (_, kh, kw, _), (_, sh, sw, _) = plan.window, plan.strides
+  b, h, w, c = x.shape
+  if plan.padding == "SAME":
+    out_h, out_w = -(-h // sh), -(-w // sw)
+    top = max((out_h - 1) * sh + kh - h, 0) // 2
+    left = max((out_w - 1) * sw + kw - w, 0) // 2
+  else:
+    out_h, out_w, top, left = (h - kh) // sh + 1, (w - kw) // sw + 1, 0, 0
+  rows = np.arange(out_h)[:, None] * sh - top + np.arange(kh)  # [out_h, kh]
+  cols = np.arange(out_w)[:, None] * sw - left + np.arange(kw)  # [out_w, kw]
+  best = jnp.zeros((b, out_h, out_w, c), x.dtype)
+  index = jnp.full((b, out_h, out_w, c), -1, jnp.int64)
+  for i in range(kh):
+    for j in range(kw):
+      r, q = rows[:, i], cols[:, j]
+      valid = ((r >= 0) & (r < h))[:, None] & ((q >= 0) & (q < w))[None, :]
+      r, q = np.clip(r, 0, h - 1), np.clip(q, 0, w - 1)
+      value = x[:, r][:, :, q]
+      position = (r[:, None] * w + q[None, :])[..., None] * c + np.arange(c)
+      if include_batch_in_index:
+        position = position + (np.arange(b) * h * w * c)[:, None, None, None]
+      take = valid[None, :, :, None] & ((index < 0) | (best < value))
+      best, index = jnp.where(take, value, best), jnp.where(take, position, index)
+  return best, index.astype(index_dtype)
+
+
+@export("nn.max_pool_with_argmax")
+def max_pool_with_argmax(input, ksize, strides, padding, data_format="NHWC", Targmax=None,
+                         name=None, output_dtype=None, include_batch_in_index=False):
+  """(max pooling of NHWC `input`, the flat index of each maximum): `(y * width + x) *
+  channels + c`, plus `b * height * width * channels` with include_batch_in_index."""
+  if data_format != "NHWC":
+    raise ValueError("Data formats other than 'NHWC' are not yet supported")
+  index_dtype = dtypes.as_dtype(_lookup("output_dtype", output_dtype, "Targmax", Targmax) or
+                                dtypes.int64)
+  x = ops.convert_to_tensor(input)
+  plan = _pool_plan("MaxPoolWithArgmax", 2, x._value.shape, _hashable(ksize), _hashable(strides),
+                    padding, "NHWC")
+  return _ArgmaxPool(*_max_pool_with_argmax(
+      x, plan=plan, include_batch_in_index=bool(include_batch_in_index),
+      index_dtype=np.dtype(index_dtype.as_numpy_dtype).name))
 
 
 # ---- Fractional pooling ----

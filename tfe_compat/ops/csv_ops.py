@@ -1,4 +1,4 @@
-"""CSV parsing (`tf.decode_csv`), `tf.strings.bytes_split` and `tf.strings.format`.
+"""CSV parsing (`tf.decode_csv`) and `tf.strings.format`.
 
 Like the other string ops these run eagerly on the host with NumPy and Python over object
 arrays of bytes; they are not differentiable and not trace-safe. The field parsing and
@@ -213,21 +213,7 @@ def decode_csv(records, record_defaults, field_delim=",", use_quote_delim=True, 
   return results
 
 
-# ---- bytes_split / format ----
-@export("strings.bytes_split")
-def bytes_split(input, name=None):  # pylint: disable=redefined-builtin
-  """The bytes of a scalar string as a 1-D string Tensor."""
-  data = _strings(convert_to_tensor(input, dtypes.string))
-  if data.ndim:
-    raise NotImplementedError("tf.strings.bytes_split of a rank >= 1 input returns a "
-                              "RaggedTensor; RaggedTensor results are not supported by "
-                              "tfe_compat.")
-  item = data.item()
-  out = np.empty(len(item), dtype=object)
-  out[:] = [item[i:i + 1] for i in range(len(item))]
-  return _string_tensor(out)
-
-
+# ---- format ----
 @export("strings.format")
 def string_format(template, inputs, placeholder="{}", summarize=3, name=None):
   """Formats tensors into `template` at each `placeholder` (tf.print's text for tensors)."""

@@ -47,7 +47,7 @@ def _rows(tensor, key_shape, op_name):
   return keys.reshape(count, key_size), keys.shape[:1] if keys.ndim else ()
 
 
-@export("lookup.experimental.MutableHashTable", "contrib.lookup.MutableHashTable")
+@export("contrib.lookup.MutableHashTable")
 class MutableHashTable(LookupInterface):
   """A mutable table: `insert`, `remove`, `lookup`, `export` (values: scalars or vectors)."""
 

@@ -16,7 +16,6 @@ import numpy as np
 
 from tfe_compat.framework import dtypes
 from tfe_compat.framework import errors
-from tfe_compat.framework import tensor_shape
 from tfe_compat.framework.api import export
 from tfe_compat.framework.ops import convert_to_tensor
 from tfe_compat.framework.ops import op
@@ -309,37 +308,37 @@ class TextFileInitializer(TableInitializerBase):
 
 
 def read_text_file(filename, key_index, key_dtype, value_index, value_dtype, vocab_size=None,
-                   delimiter="\t"):
-    """(keys, values) lists read as TF's InitializeTableFromTextFile reads them."""
-    op_name = " [Op:InitializeTableFromTextFileV2]"
-    with gfile.GFile(filename, "rb") as f:
-      data = f.read()
-    lines = data.split(b"\n")
-    if lines and lines[-1] == b"":
-      lines.pop()
-    if vocab_size is not None:
-      lines = lines[:vocab_size]
-    columns = (delimiter.encode() if isinstance(delimiter, str) else delimiter) or None
-    keys, values = [], []
-    for number, line in enumerate(lines):
-      if line.endswith(b"\r"):
-        line = line[:-1]
-      if not line:
-        raise errors.invalid_argument("Invalid content in %s: empty line found at position %d."
-                                      % (filename, sum(len(l) + 1 for l in lines[:number]) + 1)
-                                      + op_name)
-      fields = line.split(columns)
-      needed = max(key_index, value_index) + 1
-      if len(fields) < needed:
-        raise errors.invalid_argument(
-            "Invalid number of columns in %s line %d (%s) : expected at least %d got %d"
-            % (filename, number, _text(line), needed, len(fields)) + op_name)
-      keys.append(_field(fields, line, number, key_index, key_dtype, op_name))
-      values.append(_field(fields, line, number, value_index, value_dtype, op_name))
-    if vocab_size is not None and len(lines) < vocab_size:
-      raise errors.invalid_argument("Invalid vocab_size in %s: expected %d but got %d"
-                                    % (filename, vocab_size, len(lines)) + op_name)
-    return keys, values
+                 delimiter="\t"):
+  """(keys, values) lists read as TF's InitializeTableFromTextFile reads them."""
+  op_name = " [Op:InitializeTableFromTextFileV2]"
+  with gfile.GFile(filename, "rb") as f:
+    data = f.read()
+  lines = data.split(b"\n")
+  if lines and lines[-1] == b"":
+    lines.pop()
+  if vocab_size is not None:
+    lines = lines[:vocab_size]
+  columns = (delimiter.encode() if isinstance(delimiter, str) else delimiter) or None
+  keys, values = [], []
+  for number, line in enumerate(lines):
+    if line.endswith(b"\r"):
+      line = line[:-1]
+    if not line:
+      raise errors.invalid_argument("Invalid content in %s: empty line found at position %d."
+                                    % (filename, sum(len(l) + 1 for l in lines[:number]) + 1)
+                                    + op_name)
+    fields = line.split(columns)
+    needed = max(key_index, value_index) + 1
+    if len(fields) < needed:
+      raise errors.invalid_argument(
+          "Invalid number of columns in %s line %d (%s) : expected at least %d got %d"
+          % (filename, number, _text(line), needed, len(fields)) + op_name)
+    keys.append(_field(fields, line, number, key_index, key_dtype, op_name))
+    values.append(_field(fields, line, number, value_index, value_dtype, op_name))
+  if vocab_size is not None and len(lines) < vocab_size:
+    raise errors.invalid_argument("Invalid vocab_size in %s: expected %d but got %d"
+                                  % (filename, vocab_size, len(lines)) + op_name)
+  return keys, values
 
 
 def _field(fields, line, number, index, dtype, op_name):
@@ -421,7 +420,7 @@ class _BucketedTable(LookupInterface):
 
   def size(self, name=None):
     """The table's size plus the number of out-of-vocabulary buckets (int64)."""
-    size = len(self._table._keys) if self._table is not None else 0  # pylint: disable=protected-access
+    size = 0 if self._table is None else int(self._table.size())
     return Tensor(jnp.asarray(size + self._num_oov_buckets, jnp.int64))
 
   def lookup(self, keys, name=None):
@@ -435,7 +434,7 @@ class _BucketedTable(LookupInterface):
     if self._table is not None:
       found = host(self._table.lookup(_as_key(values, self._table)), "A table lookup")
       default = host(self._table.default_value, "A table lookup")
-      ids = np.where(found != default, found, ids + len(self._table._keys))  # pylint: disable=protected-access
+      ids = np.where(found != default, found, ids + int(self._table.size()))
     return _like(keys, Tensor(jnp.asarray(ids, jnp.int64)))
 
 
@@ -609,7 +608,3 @@ def string_to_index(tensor, mapping, default_value=-1, name=None):
   table = index_table_from_tensor(mapping, default_value=default_value)
   return table.lookup(tensor)
 
-
-def lookup_shape(keys, value_shape):
-  """The shape of looked-up values: the keys' shape then the values' (TensorShape)."""
-  return tensor_shape.TensorShape(list(keys.shape) + list(value_shape))

@@ -14,19 +14,11 @@ from tfe_compat.ops.array_ops import dims_text, invalid
 from tfe_compat.ops.math_ops import mismatch_message
 from tfe_compat.ops.sparse_math_ops import _validate
 from tfe_compat.ops.sparse_ops import _host, _parts, _sparse
-from tfe_compat.ops.string_ops import SparseTensor, SparseTensorValue
+from tfe_compat.ops.string_ops import (SparseTensor, SparseTensorValue,
+                                       convert_to_tensor_or_sparse_tensor)
 
 _VALID_DTYPES = (dtypes.int8, dtypes.int16, dtypes.int32, dtypes.int64, dtypes.uint8,
                  dtypes.uint16, dtypes.string)
-
-
-def _tensor_or_sparse(value):
-  """TF's convert_to_tensor_or_sparse_tensor."""
-  if isinstance(value, SparseTensorValue):
-    return SparseTensor.from_value(value)
-  if isinstance(value, SparseTensor):
-    return value
-  return ops.convert_to_tensor(value)
 
 
 def _values(tensor, what):
@@ -67,7 +59,7 @@ def _dense_groups(tensor, op_name):
 def set_size(a, validate_indices=True):
   """`tf.sets.set_size`: int32 counts of the unique values along the last dimension of the
   SparseTensor `a`."""
-  a = _tensor_or_sparse(a)
+  a = convert_to_tensor_or_sparse_tensor(a)
   if not isinstance(a, SparseTensor):
     raise TypeError("Expected `SparseTensor`, got %s." % a)
   if a.values.dtype not in _VALID_DTYPES:
@@ -81,10 +73,10 @@ def set_size(a, validate_indices=True):
 
 def _set_inputs(a, b):
   """TF's _convert_to_tensors_or_sparse_tensors: (a, b, flipped), dense first."""
-  a = _tensor_or_sparse(a)
+  a = convert_to_tensor_or_sparse_tensor(a)
   if a.dtype not in _VALID_DTYPES:
     raise TypeError("'a' invalid dtype %s." % a.dtype)
-  b = _tensor_or_sparse(b)
+  b = convert_to_tensor_or_sparse_tensor(b)
   if b.dtype != a.dtype:
     raise TypeError("Types don't match, %s vs %s." % (a.dtype, b.dtype))
   if isinstance(a, SparseTensor) and not isinstance(b, SparseTensor):

@@ -1,14 +1,17 @@
 """TF 1.15 space/batch/depth rearrangements: space_to_batch(_nd), batch_to_space(_nd),
-depth_to_space, space_to_depth, extract_image_patches.
+required_space_to_batch_paddings, depth_to_space, space_to_depth, extract_image_patches,
+extract_volume_patches.
 """
 import jax
 import jax.numpy as jnp
 import numpy as np
 
 # pylint: disable=redefined-builtin
+from tfe_compat.framework import dtypes
+from tfe_compat.framework import errors
 from tfe_compat.framework.api import export
 from tfe_compat.framework.ops import convert_to_tensor, op
-from tfe_compat.ops.array_ops import int_tuple, invalid, scalar_int, transpose
+from tfe_compat.ops.array_ops import dims_text, int_tuple, invalid, scalar_int, transpose
 
 
 # ---- Space / batch / depth rearrangements ----
@@ -65,6 +68,39 @@ def batch_to_space_nd(input, block_shape, crops, name=None):  # pylint: disable=
     raise invalid("Input batch dimension (%d) is not divisible by product of block sizes (%d)"
                   % (input._value.shape[0], count), "BatchToSpaceND")
   return _batch_to_space(input, block=block, crops=_pairs(crops, len(block)))
+
+
+def required_paddings(input_shape, block_shape, base_paddings):
+  """(paddings, crops) as int64 arrays [n, 2]: pad the end so each padded dimension is a
+  multiple of its block size (TF's required_space_to_batch_paddings on NumPy values)."""
+  pad_start, orig_pad_end = base_paddings[:, 0], base_paddings[:, 1]
+  pad_end_extra = (block_shape - (input_shape + pad_start + orig_pad_end) % block_shape) % \
+      block_shape
+  zeros = np.zeros_like(pad_end_extra)
+  return (np.stack([pad_start, orig_pad_end + pad_end_extra], axis=1),
+          np.stack([zeros, pad_end_extra], axis=1))
+
+
+@export("required_space_to_batch_paddings")
+def required_space_to_batch_paddings(input_shape, block_shape, base_paddings=None, name=None):
+  """`tf.required_space_to_batch_paddings`: int32 (paddings, crops) for space_to_batch_nd."""
+  input_shape = convert_to_tensor(input_shape, dtypes.int32)
+  block_shape = convert_to_tensor(block_shape, dtypes.int32)
+  if block_shape.ndim != 1:
+    raise ValueError("Shape %s must have rank 1" % block_shape.shape)
+  n = block_shape._shape_tuple()[0]
+  if input_shape._shape_tuple() != (n,):
+    raise ValueError("Shapes %s and [%d] are incompatible" % (input_shape.shape, n))
+  if base_paddings is None:
+    base = np.zeros([n, 2], np.int32)
+  else:
+    base_paddings = convert_to_tensor(base_paddings, dtypes.int32)
+    if base_paddings._shape_tuple() != (n, 2):
+      raise ValueError("Shapes %s and [%d, 2] are incompatible" % (base_paddings.shape, n))
+    base = base_paddings.numpy()
+  paddings, crops = required_paddings(input_shape.numpy(), block_shape.numpy(), base)
+  return (convert_to_tensor(paddings.astype(np.int32)),
+          convert_to_tensor(crops.astype(np.int32)))
 
 
 @export("space_to_batch", "nn.space_to_batch")
@@ -132,15 +168,47 @@ def space_to_depth(input, block_size, name=None, data_format="NHWC"):
   return _nhwc(run, convert_to_tensor(input), data_format)
 
 
+def _patches(x, sizes, strides, rates, padding):
+  """Patches of the spatial dimensions of channels-last `x`, flattened in (spatial...,
+  depth) order as TF's Extract*Patches ops give them."""
+  spatial = "DHW"[-len(sizes):]
+  patches = jax.lax.conv_general_dilated_patches(
+      x, sizes, strides, padding, rhs_dilation=rates,
+      dimension_numbers=("N%sC" % spatial, "%sIO" % spatial, "N%sC" % spatial))
+  # channels come depth-major: (c, *sizes); TF wants (*sizes, c)
+  patches = patches.reshape(patches.shape[:-1] + (x.shape[-1], int(np.prod(sizes))))
+  return patches.swapaxes(-1, -2).reshape(patches.shape[:-2] + (-1,))
+
+
 @op(name="ExtractImagePatches")
 def _extract_patches(images, *, sizes, strides, rates, padding):
-  c = images.shape[-1]
-  patches = jax.lax.conv_general_dilated_patches(
-      images, sizes, strides, padding, rhs_dilation=rates,
-      dimension_numbers=("NHWC", "HWIO", "NHWC"))
-  b, h, w, _ = patches.shape  # channels come depth-major: (c, kh, kw); TF wants (kh, kw, c)
-  patches = patches.reshape(b, h, w, c, sizes[0] * sizes[1]).swapaxes(-1, -2)
-  return patches.reshape(b, h, w, sizes[0] * sizes[1] * c)
+  return _patches(images, sizes, strides, rates, padding)
+
+
+@op(name="ExtractVolumePatches")
+def _extract_volume_patches(x, *, sizes, strides, padding):
+  return _patches(x, sizes, strides, (1, 1, 1), padding)
+
+
+@export("extract_volume_patches")
+def extract_volume_patches(input, ksizes, strides, padding, name=None):
+  """`tf.extract_volume_patches`: NDHWC patches flattened in (plane, row, col, depth)
+  order."""
+  x = convert_to_tensor(input)
+  ksizes, strides = int_tuple(ksizes), int_tuple(strides)
+  if padding not in ("SAME", "VALID"):
+    raise invalid("Value for attr 'padding' of \"%s\" is not in the list of allowed values: "
+                  "\"SAME\", \"VALID\"" % padding, "ExtractVolumePatches")
+  if ksizes[0] != 1 or ksizes[4] != 1:
+    raise errors.UnimplementedError(None, None, "Only support ksizes across space. "
+                                    "[Op:ExtractVolumePatches]")
+  if strides[0] != 1 or strides[4] != 1:
+    raise errors.UnimplementedError(None, None, "Only support strides across space. "
+                                    "[Op:ExtractVolumePatches]")
+  if x.ndim != 5:
+    raise invalid("input must be 5-dimensional%s" % dims_text(x._shape_tuple()),
+                  "ExtractVolumePatches")
+  return _extract_volume_patches(x, sizes=ksizes[1:4], strides=strides[1:4], padding=padding)
 
 
 @export("extract_image_patches", "image.extract_image_patches")

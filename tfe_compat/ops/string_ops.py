@@ -208,42 +208,6 @@ def _sparse_from_rows(rows, lead_shape):
                       np.array(lead_shape + (width,), np.int64))
 
 
-# ---- Splitting ----
-@export("string_split")
-def string_split(source, sep=None, skip_empty=True, delimiter=None,
-                 result_type="SparseTensor", name=None):
-  """TF 1.x split: every character of `delimiter` (default ' ') separates tokens."""
-  if result_type != "SparseTensor":
-    raise NotImplementedError("tfe_compat has no RaggedTensor; use result_type='SparseTensor'.")
-  delimiter = sep if sep is not None else (" " if delimiter is None else delimiter)
-  delimiter = delimiter.encode() if isinstance(delimiter, str) else delimiter
-  data = _strings(source)
-  if data.ndim != 1:
-    raise errors.invalid_argument("input must be a vector, got shape: %s [Op:StringSplit]"
-                                  % _shape_text(data.shape))
-  rows = []
-  for item in data:
-    if not delimiter:
-      tokens = [item[i:i + 1] for i in range(len(item))]
-    else:
-      tokens = re.split(b"[" + re.escape(delimiter) + b"]", item)
-    rows.append([t for t in tokens if t] if skip_empty else tokens)
-  return _sparse_from_rows(rows, data.shape)
-
-
-@export("strings.split")
-def strings_split_v1(input=None, sep=None, maxsplit=-1, result_type="SparseTensor",  # pylint: disable=redefined-builtin
-                     source=None, name=None):
-  """Splits on runs of whitespace (sep=None) or on the string `sep`, like bytes.split."""
-  if result_type != "SparseTensor":
-    raise NotImplementedError("tfe_compat has no RaggedTensor; use result_type='SparseTensor'.")
-  data = _strings(input if input is not None else source)
-  sep = sep.encode() if isinstance(sep, str) else sep
-  data = data.reshape(1) if data.ndim == 0 else data
-  rows = [item.split(sep or None, maxsplit) for item in data.ravel()]
-  return _sparse_from_rows(rows, data.shape)
-
-
 # ---- Conversions ----
 _INT_RE = re.compile(rb"^[+-]?[0-9]+$")
 _FLOAT_RE = re.compile(rb"^[+-]?(0[xX][0-9a-fA-F.]+([pP][+-]?[0-9]+)?|[0-9.]+([eE][+-]?[0-9]+)?"

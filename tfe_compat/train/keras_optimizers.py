@@ -449,8 +449,35 @@ def _nadam_init(self, *args, **kwargs):
 _nadam_base_init = Nadam.__init__
 Nadam.__init__ = _nadam_init
 
+Ftrl = _optimizer(
+    "Ftrl", update_rules.keras_ftrl, "ResourceApplyFtrl",
+    [("learning_rate", 0.001), ("learning_rate_power", -0.5), ("initial_accumulator_value", 0.1),
+     ("l1_regularization_strength", 0.0), ("l2_regularization_strength", 0.0), ("name", "Ftrl"),
+     ("l2_shrinkage_regularization_strength", 0.0)],
+    ("learning_rate", "learning_rate_power", "l1_regularization_strength",
+     "l2_regularization_strength"),
+    ("initial_accumulator_value", "l2_shrinkage_regularization_strength"),
+    static=lambda self: (("shrinkage", self.l2_shrinkage_regularization_strength > 0.0),))
+
+
+def _ftrl_post_init(self, values):
+  for name, sign in (("initial_accumulator_value", "positive or zero"),
+                     ("l2_shrinkage_regularization_strength", "positive or zero")):
+    if values[name] < 0.0:
+      raise ValueError("%s %f needs to be %s" % (name, values[name], sign))
+  if values["learning_rate_power"] > 0.0:
+    raise ValueError("learning_rate_power %f needs to be negative or zero"
+                     % values["learning_rate_power"])
+
+
+Ftrl._post_init = _ftrl_post_init
+Ftrl._extra_hyper = lambda self, hyper: dict(
+    hyper, initial_accumulator_value=np.asarray(self.initial_accumulator_value, np.float64),
+    l2_shrinkage_regularization_strength=np.asarray(
+        self.l2_shrinkage_regularization_strength, np.float64))
+
 _CLASSES = {"sgd": SGD, "adam": Adam, "rmsprop": RMSprop, "adagrad": Adagrad,
-            "adadelta": Adadelta, "adamax": Adamax, "nadam": Nadam}
+            "adadelta": Adadelta, "adamax": Adamax, "nadam": Nadam, "ftrl": Ftrl}
 for _name, _cls in _CLASSES.items():
   _cls.__module__ = __name__
   export("keras.optimizers." + _cls.__name__, "optimizers." + _cls.__name__)(_cls)

@@ -14,6 +14,7 @@ import jax.numpy as jnp
 from tfe_compat.framework import ops
 from tfe_compat.framework.api import export
 from tfe_compat.framework.tensor import Tensor
+from tfe_compat.ops import random_ops
 
 
 def _tensor(value, dtype):
@@ -96,6 +97,19 @@ def _linear_cosine(lr, step, decay_steps, num_periods, alpha, beta):
   return lr * ((alpha + linear) * cosine + beta)
 
 
+@ops.op(name="NoisyLinearCosineDecay")
+def _noisy_linear_cosine(lr, step, decay_steps, initial_variance, variance_decay, num_periods,
+                         alpha, beta, noise):
+  step, decay_steps, initial_variance, variance_decay, num_periods, alpha, beta = _cast(
+      lr.dtype, step, decay_steps, initial_variance, variance_decay, num_periods, alpha, beta)
+  step = jnp.minimum(step, decay_steps)
+  linear = (decay_steps - step) / decay_steps
+  std = jnp.sqrt(initial_variance / jnp.power(1.0 + step, variance_decay))
+  fraction = 2.0 * num_periods * (step / decay_steps)
+  cosine = 0.5 * (1.0 + jnp.cos(jnp.asarray(math.pi, lr.dtype) * fraction))
+  return lr * ((alpha + linear + noise.astype(lr.dtype) * std) * cosine + beta)
+
+
 @ops.op(name="PiecewiseConstant")
 def _piecewise(x, boundaries, values):
   return values[jnp.searchsorted(boundaries.astype(x.dtype), x, side="left")]
@@ -173,6 +187,23 @@ LinearCosineDecay = _schedule(
                           ("name", None)], _linear_cosine)
 
 
+@export("keras.experimental.NoisyLinearCosineDecay")
+class NoisyLinearCosineDecay(_schedule(
+    "NoisyLinearCosineDecay", [("initial_learning_rate", _REQUIRED), ("decay_steps", _REQUIRED),
+                               ("initial_variance", 1.0), ("variance_decay", 0.55),
+                               ("num_periods", 0.5), ("alpha", 0.0), ("beta", 0.001),
+                               ("name", None)], None)):
+  """Linear cosine decay with Gaussian noise of variance
+  initial_variance / (1 + step) ** variance_decay added to the linear part."""
+
+  def __call__(self, step):
+    lr = ops.convert_to_tensor(self.initial_learning_rate)
+    noise = random_ops.random_normal([], dtype=lr.dtype)
+    params = [self.decay_steps, self.initial_variance, self.variance_decay, self.num_periods,
+              self.alpha, self.beta]
+    return _noisy_linear_cosine(*_inputs(lr, step, *params), noise)
+
+
 @export("keras.optimizers.schedules.PiecewiseConstantDecay")
 class PiecewiseConstantDecay(LearningRateSchedule):
   """values[0] for step <= boundaries[0], values[i] for boundaries[i-1] < step <= boundaries[i]."""
@@ -207,7 +238,7 @@ for _cls, _names in ((ExponentialDecay, ("keras.optimizers.schedules.Exponential
 
 _CLASSES = {c.__name__: c for c in (ExponentialDecay, InverseTimeDecay, PolynomialDecay,
                                     PiecewiseConstantDecay, CosineDecay, CosineDecayRestarts,
-                                    LinearCosineDecay)}
+                                    LinearCosineDecay, NoisyLinearCosineDecay)}
 
 
 @export("keras.optimizers.schedules.serialize")
@@ -240,6 +271,7 @@ polynomial_decay = _v1("polynomial_decay", PolynomialDecay)
 cosine_decay = _v1("cosine_decay", CosineDecay)
 cosine_decay_restarts = _v1("cosine_decay_restarts", CosineDecayRestarts)
 linear_cosine_decay = _v1("linear_cosine_decay", LinearCosineDecay)
+noisy_linear_cosine_decay = _v1("noisy_linear_cosine_decay", NoisyLinearCosineDecay)
 
 
 @export("train.natural_exp_decay")

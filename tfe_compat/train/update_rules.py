@@ -161,7 +161,7 @@ def _pow(x, power):
   return jnp.where(power == -0.5, jnp.sqrt(x), x ** -power)
 
 
-def ftrl(hyper, shrinkage=False):
+def ftrl(hyper, shrinkage=False, slot_names=("accum", "linear")):
   """ApplyFtrl / ApplyFtrlV2 (with l2 shrinkage)."""
   def per_variable(g, p, slots, state):
     lr, power, l1, l2, l2s = _cast(hyper, p.dtype, "learning_rate", "learning_rate_power",
@@ -173,9 +173,9 @@ def ftrl(hyper, shrinkage=False):
     x = jnp.clip(linear, -l1, l1) - linear
     y = _pow(new_accum, power) / lr + 2 * l2
     return x / y, (new_accum, linear)
-  init = lambda params: {"accum": _filled(params, hyper["initial_accumulator_value"]),
-                         "linear": _zeros(params)}
-  return _transformation(init, per_variable, ("accum", "linear"))
+  init = lambda params: {slot_names[0]: _filled(params, hyper["initial_accumulator_value"]),
+                         slot_names[1]: _zeros(params)}
+  return _transformation(init, per_variable, slot_names)
 
 
 def _proximal(prox, lr, l1, l2):
@@ -262,6 +262,14 @@ def keras_rmsprop(hyper, use_momentum=False, centered=False):
       return lr * g / (jnp.sqrt(rms - mg * mg) + eps), (rms, mg)
     return lr * g / (jnp.sqrt(rms) + eps), (rms,)
   return _decrement(lambda params: {n: _zeros(params) for n in names}, per_variable, names)
+
+
+def keras_ftrl(hyper, shrinkage=False):
+  """tf.keras Ftrl: the FTRL kernels with the decayed Keras learning rate."""
+  hyper = dict(hyper, learning_rate=_KerasLr(hyper), l1=hyper["l1_regularization_strength"],
+               l2=hyper["l2_regularization_strength"],
+               l2_shrinkage=hyper["l2_shrinkage_regularization_strength"])
+  return ftrl(hyper, shrinkage, ("accumulator", "linear"))
 
 
 class _KerasLr:

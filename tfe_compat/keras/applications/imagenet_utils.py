@@ -2,8 +2,8 @@
 plus what every application shares (input-shape checks, the input, loading weights).
 
 As in TF 1.15 (keras_applications 1.0.8), `weights='imagenet'` fetches the weight file with
-`tf.keras.utils.get_file` into `~/.keras/models/`; tfe_compat has no network access, so the
-file must already be there (copied from a machine that has downloaded it).
+`tf.keras.utils.get_file` into `~/.keras/models/` (downloaded when missing or when its hash
+does not match).
 """
 import json
 import os
