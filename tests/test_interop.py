@@ -63,3 +63,17 @@ def test_a_variable_the_discovery_call_missed_raises():
   f = interop.functionalize(lambda use_w: w * 2. if use_w else v * 2., False)
   with pytest.raises(ValueError, match="used a variable its functionalize"):
     f(f.params(), True)
+
+
+def test_tensors_and_variables_go_straight_into_jax_transformations():
+  t = tf.constant([1., 2.])
+  v = tf.Variable([3., 4.])
+  scaled = jax.jit(lambda p, x: p["w"] * x)({"w": 2.0}, t)
+  assert isinstance(scaled, jax.Array) and scaled.tolist() == [2., 4.]
+  assert jax.grad(lambda x: jnp.sum(x ** 2))(t).tolist() == [2., 4.]
+  assert jax.vmap(lambda x: x * 3)(t).tolist() == [3., 6.]
+  np.testing.assert_allclose(jnp.sin(t), np.sin([1., 2.]), rtol=1e-6)
+  assert jax.jit(lambda x: x + 1)(v).tolist() == [4., 5.]
+  v.assign([5., 6.])  # a Variable enters as its current value
+  assert jax.jit(lambda x: x + 1)(v).tolist() == [6., 7.]
+  assert jax.jit(lambda x: x)(tf.constant(3, dtype=tf.int64)).dtype == jnp.int64
