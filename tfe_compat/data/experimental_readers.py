@@ -131,10 +131,10 @@ def _scalar(value, dtype):
 
 
 # ---- tf.train.Example datasets ----
-def _feature_spec(config):
-  shape = tensor_shape.TensorShape([None])
+def _feature_spec(config, batch):
+  shape = tensor_shape.TensorShape([batch])
   if isinstance(config, example_parsing.VarLenFeature):
-    return structure.SparseTensorSpec([None, None], config.dtype)
+    return structure.SparseTensorSpec([batch, None], config.dtype)
   if isinstance(config, example_parsing.SparseFeature):
     size = config.size if isinstance(config.size, (list, tuple)) else [config.size]
     return structure.SparseTensorSpec(shape.concatenate(size), config.dtype)
@@ -160,7 +160,8 @@ class _ParseExamples(Dataset):
     self._input, self._features = dataset, dict(features)
     keys = sorted(k for k, c in features.items() if _is_sparse(c)) + sorted(
         k for k, c in features.items() if not _is_sparse(c))
-    self._spec = {k: _feature_spec(features[k]) for k in keys}
+    batch = tensor_shape.dimension_value(spec.shape[0]) if spec.shape.ndims else None
+    self._spec = {k: _feature_spec(features[k], batch) for k in keys}
 
   def _cardinality(self):
     return self._input._cardinality()

@@ -1,6 +1,7 @@
 """Iterators over datasets: `iter(dataset)`, `make_one_shot_iterator()`, `tfe.Iterator`."""
 from tfe_compat.framework import errors
 from tfe_compat.framework.api import export
+from tfe_compat.data import optional_ops
 from tfe_compat.data import structure
 
 _EAGER = "is not supported when eager execution is enabled."
@@ -30,7 +31,7 @@ class Iterator:
       raise errors.OutOfRangeError(None, None, "End of sequence") from None
 
   def get_next_as_optional(self):
-    raise NotImplementedError("tf.data.experimental.Optional is not supported by tfe_compat.")
+    return optional_ops.next_as_optional(self)
 
   element_spec = property(lambda self: self._dataset.element_spec)
   output_shapes = property(lambda self: self._dataset.output_shapes)

@@ -31,7 +31,7 @@ class OptionalSpec(type_specs.TypeSpec):
     return OptionalSpec(value.value_structure)
 
 
-@export("data.experimental.Optional")
+@export("data.experimental.Optional", "contrib.data.Optional")
 class Optional:
   """A value that may be missing: `Optional.from_value(v)` or
   `Optional.none_from_structure(spec)` (TF 2: `Optional.empty(spec)`)."""
@@ -91,7 +91,7 @@ def next_as_optional(iterator):
   return _OptionalImpl(structure.checked(element), iterator.element_spec)
 
 
-@export("data.experimental.get_next_as_optional")
+@export("data.experimental.get_next_as_optional", "contrib.data.get_next_as_optional")
 def get_next_as_optional(iterator):
   """`iterator.get_next()` as an Optional that is empty at the end of the dataset."""
   return next_as_optional(iterator)

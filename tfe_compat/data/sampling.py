@@ -4,6 +4,7 @@
 The choices follow TF's algorithms (seeded: the same sequence on every pass); the random bits
 come from NumPy's generator, not TF's Philox stream, so seeded draws differ from TF's.
 """
+import itertools
 import sys
 
 import numpy as np
@@ -69,10 +70,12 @@ def _common_shape(shapes):
 
 class _DirectedInterleave(Dataset):
   """The next element of `datasets[i]` for each choice `i` that `make_choices()` yields;
-  choices of an exhausted input are skipped; it ends when all inputs are (TF 1.15's)."""
+  choices of an exhausted input are skipped and it ends when all inputs are (TF 1.15's), or
+  it ends with the first exhausted input (`stop_on_empty`)."""
 
-  def __init__(self, make_choices, datasets):
+  def __init__(self, make_choices, datasets, stop_on_empty=False):
     self._make_choices, self._datasets = make_choices, list(datasets)
+    self._stop_on_empty = stop_on_empty
     self._spec = _merged_spec(self._datasets)
 
   def _cardinality(self):
@@ -98,7 +101,7 @@ class _DirectedInterleave(Dataset):
         continue
       iters[choice] = None
       active -= 1
-      if not active:
+      if not active or self._stop_on_empty:
         return
 
 
@@ -239,7 +242,7 @@ class _Accepted(Dataset):
   def _make_iter(self):
     rng, pairs = self._rng(1), self._pairs._make_iter()
     if self._initial is not None:
-      dists = iter(lambda: self._initial, None)
+      dists = itertools.repeat(self._initial)
     else:
       dists = _estimated_dists(self._pairs._make_iter(), len(self._target))
     for pair in pairs:
@@ -266,13 +269,14 @@ class _Accepted(Dataset):
 @export("data.experimental.rejection_resample", "contrib.data.rejection_resample")
 def rejection_resample(class_func, target_dist, initial_dist=None, seed=None):
   """Resamples a dataset to the class distribution `target_dist` by rejection (TF's mix of
-  the original stream and the accepted one); elements become (class, element) pairs."""
+  the original stream and the accepted one, ending with the first of them to end, as TF 2
+  does); elements become (class, element) pairs."""
   def apply(dataset):
-    target = structure.to_numpy(target_dist)
+    target = structure.to_numpy(target_dist).astype(np.float32)
     pairs = _WithClass(dataset, class_func)
     make_rng = rng_factory(seed)
     if initial_dist is not None:
-      initial = structure.to_numpy(initial_dist)
+      initial = structure.to_numpy(initial_dist).astype(np.float32)
       with np.errstate(divide="ignore", invalid="ignore"):
         static = np.min(target / initial)
       if static == 1:
@@ -282,12 +286,13 @@ def rejection_resample(class_func, target_dist, initial_dist=None, seed=None):
         return accepted
       _, original = _acceptance(initial, target)
       return _DirectedInterleave(_constant_choices([original, 1 - original], make_rng),
-                                 [pairs, accepted])
+                                 [pairs, accepted], stop_on_empty=True)
 
     def choices():
       rng = make_rng()
       for dist in _estimated_dists(pairs._make_iter(), len(target)):
         _, original = _acceptance(dist, target)
         yield _draw(rng, [original, 1 - original])
-    return _DirectedInterleave(choices, [pairs, _Accepted(pairs, target, None, make_rng)])
+    return _DirectedInterleave(choices, [pairs, _Accepted(pairs, target, None, make_rng)],
+                               stop_on_empty=True)
   return apply

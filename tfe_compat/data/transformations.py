@@ -222,6 +222,11 @@ class PaddedBatch(Dataset):
 
   def _compute_spec(self):
     spec = self._input.element_spec
+    for leaf in structure.flatten(spec):
+      if not isinstance(leaf, structure.TensorSpec):
+        raise TypeError("`padded_batch` is only supported for datasets that produce tensor "
+                        "elements but type spec of elements in the input dataset is not a "
+                        "subclass of TensorSpec: `%s`." % (leaf,))
     shapes = self._shapes if self._shapes is not None else structure.map_structure(
         lambda s: tensor_shape.TensorShape([None] * s.shape.ndims), spec)
     return _batch_spec(spec, self._batch_size, self._drop, shapes)
@@ -238,11 +243,7 @@ class PaddedBatch(Dataset):
 
   def _pad(self, elements):
     struct = elements[0]
-    for spec in structure.flatten(self._input.element_spec):
-      if not isinstance(spec, structure.TensorSpec):
-        raise TypeError("`padded_batch` is only supported for datasets that produce tensor "
-                        "elements but type spec of elements in the input dataset is not a "
-                        "subclass of TensorSpec: `%s`." % (spec,))
+    self.element_spec  # pylint: disable=pointless-statement  (checks the input's types)
     columns = list(zip(*[structure.flatten(e) for e in elements]))
     shapes = (structure.flatten(self._shapes) if self._shapes is not None
               else [tensor_shape.TensorShape([None] * np.ndim(c[0])) for c in columns])

@@ -3,6 +3,7 @@
 from tfe_compat.framework import dtypes
 from tfe_compat.framework import tensor_shape
 from tfe_compat.framework.api import export
+from tfe_compat.ragged.ragged_tensor import RaggedTensor
 
 
 @export("TypeSpec", "data.experimental.Structure")
@@ -71,6 +72,8 @@ def most_specific_compatible_shape(a, b):
 
 
 def _spec_of_value(value):
+  if isinstance(value, RaggedTensor):
+    return RaggedTensorSpec.from_value(value)
   from tfe_compat.data import structure
   return structure.spec_of(structure.to_numpy(value))
 
@@ -103,8 +106,7 @@ class SparseTensorSpec(TypeSpec):
 
 @export("RaggedTensorSpec")
 class RaggedTensorSpec(TypeSpec):
-  """`tf.RaggedTensorSpec`: the type of a RaggedTensor (tfe_compat has no RaggedTensor
-  values; the spec describes them)."""
+  """`tf.RaggedTensorSpec`: the type of a RaggedTensor."""
 
   __slots__ = ("_shape", "_dtype", "_ragged_rank", "_row_splits_dtype")
 
@@ -128,6 +130,11 @@ class RaggedTensorSpec(TypeSpec):
   dtype = property(lambda self: self._dtype)
   ragged_rank = property(lambda self: self._ragged_rank)
   row_splits_dtype = property(lambda self: self._row_splits_dtype)
+  value_type = property(lambda self: RaggedTensor)
+
+  @classmethod
+  def from_value(cls, value):
+    return cls(value.shape, value.dtype, value.ragged_rank, value.row_splits.dtype)
 
   def _serialize(self):
     return (self._shape, self._dtype, self._ragged_rank, self._row_splits_dtype)

@@ -21,6 +21,7 @@ import numpy as np
 
 from tfe_compat import state_ops
 from tfe_compat.eager.tape import replaying
+from tfe_compat.framework import config
 from tfe_compat.framework import context
 from tfe_compat.framework import errors
 from tfe_compat.framework import ops
@@ -323,6 +324,8 @@ class Function:
     return (treedef, tuple(_leaf_key(x) for x in leaves))
 
   def __call__(self, *args, **kwargs):
+    if config.functions_run_eagerly():  # tf.config.experimental_run_functions_eagerly(True)
+      return self._fn(*args, **kwargs)
     if not kwargs:  # fast path: positional Tensors only, keyed by their shapes and dtypes
       try:
         fast_key = tuple((a._value.shape, a._value.dtype) for a in args if type(a) is Tensor)
@@ -416,6 +419,14 @@ def function(func=None, input_signature=None, autograph=True, experimental_autog
     return Function(fn, name, input_signature, autograph, experimental_compile,
                     experimental_relax_shapes or reduce_retracing, jit_compile)
   return decorate if func is None else decorate(func)
+
+
+@export("experimental.function_executor_type")
+@contextlib.contextmanager
+def function_executor_type(executor_type):
+  """Accepted: TF's choice of function executor; compiled functions here run on XLA."""
+  del executor_type
+  yield
 
 
 @export("contrib.eager.defun_with_attributes")

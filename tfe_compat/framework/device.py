@@ -6,6 +6,7 @@ import jax
 import numpy as np
 
 from tfe_compat.framework import context
+from tfe_compat.framework import errors
 from tfe_compat.framework.api import export
 
 _TF_TYPE = {"cpu": "CPU", "gpu": "GPU", "cuda": "GPU", "rocm": "GPU", "tpu": "TPU"}
@@ -80,18 +81,43 @@ class DeviceSpec:
     return hash(self.to_string())
 
 
-def devices_of_type(device_type):
-  """The local JAX devices of a TF device type ("CPU", "GPU", "TPU"), in index order."""
+def local_devices(device_type):
+  """Every local JAX device of a TF device type ("CPU", "GPU", "TPU"), visible or not."""
   try:
     return jax.local_devices(backend=_JAX_PLATFORM[device_type])
   except (RuntimeError, KeyError):
     return []
 
 
+_visible = None  # the JAX devices `tf.config.set_visible_devices` leaves (None: all)
+soft_placement = True  # `tf.config.set_soft_device_placement`
+
+
+def devices_of_type(device_type):
+  """The visible local JAX devices of a TF device type, in index order: TF's logical
+  devices ("GPU:0" is the first visible GPU)."""
+  found = local_devices(device_type)
+  return found if _visible is None else [d for d in found if d in _visible]
+
+
+def set_visible(jax_devices):
+  """Restricts placement to `jax_devices` (None: all); JAX's default device becomes the
+  first visible one of its default platform (else of the CPU)."""
+  global _visible  # pylint: disable=global-statement
+  _visible = None if jax_devices is None else list(jax_devices)
+  default = None
+  if _visible is not None:
+    preferred = ([d for d in _visible if d.platform == jax.default_backend()] or
+                 [d for d in _visible if d.platform == "cpu"] or _visible)
+    default = preferred[0] if preferred else None
+  jax.config.update("jax_default_device", default)
+
+
 def tf_name(jax_device):
   """The TF-style full name of a JAX device."""
   kind = _TF_TYPE.get(jax_device.platform, jax_device.platform.upper())
-  index = devices_of_type(kind).index(jax_device) if kind in _JAX_PLATFORM else jax_device.id
+  visible = devices_of_type(kind) if kind in _JAX_PLATFORM else []
+  index = visible.index(jax_device) if jax_device in visible else jax_device.id
   return "/job:localhost/replica:0/task:0/device:%s:%d" % (kind, index)
 
 
@@ -144,6 +170,13 @@ def resolve(spec):
   index = parsed.device_index or 0
   if index < len(found):
     return found[index]
+  if not soft_placement:
+    available = ", ".join(list_devices())
+    raise errors.invalid_argument(
+        "Could not satisfy device specification '%s'. enable_soft_placement=0. Supported "
+        "device types [%s]. All available devices [%s]." % (
+            "/job:localhost/replica:0/task:0/device:%s:%d" % (parsed.device_type, index),
+            ", ".join(k for k in ("CPU", "GPU", "TPU") if devices_of_type(k)), available))
   if parsed.device_type not in _warned:  # one warning per missing kind, as a laptop run wants
     _warned.add(parsed.device_type)
     warnings.warn("Device %r is not available; running on %s instead (soft placement)."

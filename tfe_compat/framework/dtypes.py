@@ -109,6 +109,11 @@ _SPECS = [  # name, numpy dtype, TF DataType enum
     ("uint64", np.uint64, 23),
 ]
 _BY_NAME = {n: DType(n, None if d is None else np.dtype(d), e) for n, d, e in _SPECS}
+
+# Handles, not values: TF's names, enums and sizes; tfe_compat makes no tensors of them.
+_BY_NAME["resource"] = DType("resource", None, 20)
+_BY_NAME["variant"] = DType("variant", None, 21)
+resource, variant = _BY_NAME["resource"], _BY_NAME["variant"]
 float32, float64, float16, bfloat16 = (_BY_NAME[n] for n in ("float32", "float64", "float16", "bfloat16"))
 int8, int16, int32, int64 = (_BY_NAME[n] for n in ("int8", "int16", "int32", "int64"))
 uint8, uint16, uint32, uint64 = (_BY_NAME[n] for n in ("uint8", "uint16", "uint32", "uint64"))
@@ -120,6 +125,25 @@ _ALIASES = {"half": float16, "float": float32, "double": float64, "complex": com
 _BY_NUMPY = {d._np: d for d in _BY_NAME.values() if d._np is not None}
 _BY_ENUM = {d._enum: d for d in _BY_NAME.values()}
 _BY_PYTHON = {builtins.float: float32, builtins.bool: bool, builtins.object: string}
+
+
+class _QuantizedDType(DType):
+  """A quantized type (`tf.qint8`, ...): values stored as the integer type of its width."""
+
+  __slots__ = ()
+  is_quantized = property(lambda self: True)
+  is_numpy_compatible = property(lambda self: False)
+  is_integer = property(lambda self: False)
+  is_unsigned = property(lambda self: False)
+  as_numpy_dtype = property(lambda self: np.dtype([(self._name, self._np)]))
+
+
+_QUANTIZED = {n: _QuantizedDType(n, np.dtype(d), e) for n, d, e in [
+    ("qint8", np.int8, 11), ("quint8", np.uint8, 12), ("qint32", np.int32, 13),
+    ("qint16", np.int16, 15), ("quint16", np.uint16, 16)]}
+qint8, quint8, qint32, qint16, quint16 = _QUANTIZED.values()
+_BY_NAME.update(_QUANTIZED)  # not in _BY_NUMPY: an int8 array stays tf.int8
+_BY_ENUM.update({d._enum: d for d in _QUANTIZED.values()})
 
 
 def as_dtype(type_value):
@@ -167,4 +191,6 @@ for _dtype in _BY_NAME.values():
 export("half", "dtypes.half")(half)
 export("double", "dtypes.double")(double)
 export("DType", "dtypes.DType")(DType)
+QUANTIZED_DTYPES = frozenset([qint8, quint8, qint16, quint16, qint32])
+export("QUANTIZED_DTYPES", "dtypes.QUANTIZED_DTYPES")(QUANTIZED_DTYPES)
 export("as_dtype", "dtypes.as_dtype")(as_dtype)

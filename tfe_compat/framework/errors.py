@@ -1,4 +1,6 @@
 """`tf.errors`: TensorFlow's exception classes and error codes."""
+import warnings
+
 from tfe_compat.framework.api import export
 
 OK, CANCELLED, UNKNOWN, INVALID_ARGUMENT, DEADLINE_EXCEEDED, NOT_FOUND = 0, 1, 2, 3, 4, 5
@@ -60,3 +62,50 @@ for _name, _value in list(globals().items()):
   if _name.isupper() or (isinstance(_value, type) and issubclass(_value, OpError)):
     export("errors." + _name)(_value)
 export("OpError")(OpError)
+
+
+_CODE_TO_EXCEPTION_CLASS = {cls(None, None, "").error_code: cls for cls in (
+    CancelledError, UnknownError, InvalidArgumentError, DeadlineExceededError, NotFoundError,
+    AlreadyExistsError, PermissionDeniedError, UnauthenticatedError, ResourceExhaustedError,
+    FailedPreconditionError, AbortedError, OutOfRangeError, UnimplementedError, InternalError,
+    UnavailableError, DataLossError)}
+_EXCEPTION_CLASS_TO_CODE = {cls: code for code, cls in _CODE_TO_EXCEPTION_CLASS.items()}
+
+
+@export("errors.exception_type_from_error_code")
+def exception_type_from_error_code(error_code):
+  """The OpError subclass of a TF error code (KeyError for OK or an unknown code)."""
+  return _CODE_TO_EXCEPTION_CLASS[error_code]
+
+
+@export("errors.error_code_from_exception_type")
+def error_code_from_exception_type(cls):
+  """The TF error code of an OpError subclass. Like TF, an unknown class warns and gives an
+  `UnknownError` instance instead of a code."""
+  try:
+    return _EXCEPTION_CLASS_TO_CODE[cls]
+  except KeyError:
+    warnings.warn("Unknown class exception")
+    return UnknownError(None, None, "Unknown class exception", None)
+
+
+class _Status:
+  """What `raise_exception_on_not_ok_status()` yields: a status to set `code` / `message` on."""
+
+  def __init__(self):
+    self.code, self.message = OK, ""
+
+
+@export("errors.raise_exception_on_not_ok_status")
+class raise_exception_on_not_ok_status:  # pylint: disable=invalid-name
+  """Context manager yielding a status; leaving it raises the OpError of a non-OK code."""
+
+  def __enter__(self):
+    self.status = _Status()
+    return self.status
+
+  def __exit__(self, type_arg, value_arg, traceback_arg):
+    status, self.status = self.status, None
+    if status.code != OK:
+      raise exception_type_from_error_code(status.code)(None, None, status.message)
+    return False

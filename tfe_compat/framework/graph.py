@@ -1,10 +1,13 @@
 """Eager-mode switches and the graph-mode API, which behaves as TF's does under eager execution."""
 import contextlib
 import logging
+import os
 import re
 
 import jax
 
+from tfe_compat.framework import tensor
+from tfe_compat.framework import tensor_shape
 from tfe_compat.framework.api import export
 
 
@@ -16,17 +19,61 @@ for _name in ("SYNC", "ASYNC", "DEVICE_PLACEMENT_EXPLICIT", "DEVICE_PLACEMENT_WA
   export("contrib.eager." + _name)(globals()[_name])
 
 
-@export("enable_eager_execution", "contrib.eager.enable_eager_execution",
-        "enable_v2_behavior")
+@export("enable_eager_execution", "contrib.eager.enable_eager_execution")
 def enable_eager_execution(config=None, device_policy=None, execution_mode=None):
   """Accepted for compatibility: execution is always eager."""
 
 
-@export("enable_resource_variables", "enable_v2_tensorshape", "disable_v2_tensorshape",
-        "enable_control_flow_v2", "enable_tensor_equality", "disable_resource_variables",
-        "disable_control_flow_v2", "disable_tensor_equality")
+@export("enable_resource_variables", "disable_resource_variables")
 def _accepted_switch():
-  """A TF 1.x behaviour switch that tfe_compat accepts (its behaviour is already on)."""
+  """A TF 1.x behaviour switch that tfe_compat accepts (eager variables are resource
+  variables either way, as in TF)."""
+
+
+_tf2 = False
+_control_flow_v2 = os.getenv("TF_ENABLE_CONTROL_FLOW_V2", "0") != "0"
+
+
+@export("enable_v2_behavior")
+def enable_v2_behavior():
+  """TF 2 behaviour, where it differs under eager execution: elementwise `==` on Tensors
+  (which become unhashable), TensorShape entries as ints or None, control flow v2."""
+  global _tf2  # pylint: disable=global-statement
+  _tf2 = True
+  tensor.enable_tensor_equality()
+  tensor_shape.enable_v2_tensorshape()
+  enable_control_flow_v2()
+
+
+def tf2_enabled():
+  """Whether `enable_v2_behavior()` ran (`tensorflow.python.tf2.enabled()`)."""
+  return _tf2
+
+
+@export("enable_control_flow_v2")
+def enable_control_flow_v2():
+  """Remembered: cond, while_loop and TensorArray are functional (v2-like) here already."""
+  global _control_flow_v2  # pylint: disable=global-statement
+  _control_flow_v2 = True
+
+
+@export("disable_control_flow_v2")
+def disable_control_flow_v2():
+  """Remembered: eager control flow runs the same Python either way."""
+  global _control_flow_v2  # pylint: disable=global-statement
+  _control_flow_v2 = False
+
+
+@export("control_flow_v2_enabled")
+def control_flow_v2_enabled():
+  return _control_flow_v2
+
+
+@export("experimental.output_all_intermediates")
+def output_all_intermediates(state):
+  """Accepted: a graph-building option of v2 control flow; compiled control flow here is
+  differentiated by JAX, which keeps what the gradient needs."""
+  del state
 
 
 @export("disable_eager_execution", "disable_v2_behavior")

@@ -5,6 +5,8 @@ saved under their attribute names. A class adds to that with two hooks:
 `_checkpoint_creators` names the methods that create variables (a restore waiting for values
 wraps them, so variables created later are restored on creation), and
 `_checkpoint_dependencies()` returns further (name, child) pairs, walked first.
+A class whose variables appear as plain attributes (`tf.Module`) calls `attribute_set(self)`
+after setting one, so that a restore waiting for values assigns them.
 """
 from tfe_compat.framework.api import export
 
@@ -17,3 +19,17 @@ class Trackable:
 
   def _checkpoint_dependencies(self):
     return []
+
+
+_attribute_hooks = []  # called with an object after one of its attributes was set
+
+
+def on_attribute_set(hook):
+  """Registers `hook(obj)` (checkpoint restoration); returns it."""
+  _attribute_hooks.append(hook)
+  return hook
+
+
+def attribute_set(obj):
+  for hook in _attribute_hooks:
+    hook(obj)

@@ -1,6 +1,7 @@
-"""`tensorflow.python.tf2`: whether TensorFlow 2.x behaviour is on. tfe_compat implements the
-TF 1.x API, where it is off (`tf.enable_v2_behavior()` is accepted and changes nothing)."""
+"""`tensorflow.python.tf2`: whether TensorFlow 2.x behaviour is on (after
+`tf.enable_v2_behavior()`); tfe_compat implements the TF 1.x API, where it is off."""
+from tfe_compat.framework import graph
 
 
 def enabled():
-  return False
+  return graph.tf2_enabled()

@@ -277,6 +277,36 @@ def get_file(fname, origin, untar=False, md5_hash=None, file_hash=None,
   return fpath
 
 
+@export("keras.utils.model_to_dot")
+def model_to_dot(model, show_shapes=False, show_layer_names=True, rankdir="TB",
+                 expand_nested=False, dpi=96, subgraph=False):
+  """Needs pydot and graphviz, as in TF; tfe_compat does not draw models."""
+  try:
+    import pydot  # pylint: disable=import-outside-toplevel
+    pydot.Dot.create(pydot.Dot())
+  except (ImportError, OSError):
+    raise ImportError("Failed to import pydot. You must install pydot and graphviz for "
+                      "`pydotprint` to work.") from None
+  raise NotImplementedError("tf.keras.utils.model_to_dot is not supported by tfe_compat; "
+                            "use model.summary() instead.")
+
+
+def convert_kernel(kernel):
+  """A Theano-style convolution kernel flipped to TensorFlow's (spatial axes reversed)."""
+  kernel = np.asarray(kernel)
+  slices = [slice(None, None, -1)] * (kernel.ndim - 2) + [slice(None), slice(None)]
+  return np.copy(kernel[tuple(slices)])
+
+
+@export("keras.utils.convert_all_kernels_in_model")
+def convert_all_kernels_in_model(model):
+  """Flips the kernels of the model's Conv1D/2D/3D and Conv2DTranspose layers."""
+  conv_classes = {"Conv1D", "Conv2D", "Conv3D", "Conv2DTranspose"}
+  for layer in model.layers:
+    if type(layer).__name__ in conv_classes:
+      layer.kernel.assign(convert_kernel(layer.kernel.numpy()))
+
+
 @export("keras.utils.plot_model")
 def plot_model(model, to_file="model.png", show_shapes=False, show_layer_names=True,
                rankdir="TB", expand_nested=False, dpi=96):

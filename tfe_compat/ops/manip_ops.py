@@ -277,3 +277,27 @@ def repeat(input, repeats, axis=None, name=None):  # pylint: disable=redefined-b
     raise invalid("Dimensions must be equal, but are %d and %d" % (counts.size, size), "Repeat")
   return slicing.gather(input, np.repeat(np.arange(size), counts).astype(np.int64), axis=axis)
 
+
+
+# ---- guarantee_const: an identity the graph optimizer may constant-fold ----
+@jax.custom_vjp
+def _guaranteed(x):
+  return x
+
+
+def _no_guarantee_const_gradient(*_):
+  raise LookupError("gradient registry has no entry for: GuaranteeConst")
+
+
+_guaranteed.defvjp(lambda x: (x, None), _no_guarantee_const_gradient)
+
+
+@op(name="GuaranteeConst")
+def _guarantee_const(x):
+  return _guaranteed(x)
+
+
+@export("guarantee_const")
+def guarantee_const(input, name=None):  # pylint: disable=redefined-builtin
+  """`input` itself; like TF's op it has no gradient (LookupError when one is asked)."""
+  return _guarantee_const(convert_to_tensor(input))

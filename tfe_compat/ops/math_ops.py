@@ -15,6 +15,7 @@ from jax.scipy import special
 from tfe_compat.framework import dispatch, dtypes, errors
 from tfe_compat.framework.api import export
 from tfe_compat.framework.ops import broadcast_error, convert_matching, convert_to_tensor, op
+from tfe_compat.framework import tensor as tensor_lib
 from tfe_compat.framework.tensor import Tensor
 from tfe_compat.ops import grad_rules
 
@@ -549,6 +550,31 @@ def _install_operators():
   Tensor.__invert__ = _invert_operator
 
 
+def _elementwise_equality(func, name, unequal):
+  """`==` / `!=` after tf.enable_tensor_equality(): elementwise, but `unequal` (a Python
+  bool) for None and a bool scalar for shapes that do not broadcast, as TF's
+  `incompatible_shape_error=False`."""
+  forward = _operators(func, name)[0]
+
+  def method(self, other):
+    if other is None:
+      return unequal
+    try:
+      return forward(self, other)
+    except errors.InvalidArgumentError:
+      try:
+        np.broadcast_shapes(self._value.shape, other._value.shape if isinstance(other, Tensor)
+                            else np.shape(other))
+      except ValueError:
+        return convert_to_tensor(unequal)
+      raise
+  method.__name__ = "__%s__" % name
+  return method
+
+
 from tfe_compat.ops import matmul_cast_ops  # noqa: E402,F401  (casts, where, matmul: same family)
 
 _install_operators()
+tensor_lib.register_equality(Tensor, {"__eq__": _elementwise_equality(equal, "eq", False),
+                                      "__ne__": _elementwise_equality(not_equal, "ne", True),
+                                      "__hash__": tensor_lib.unhashable})

@@ -13,8 +13,10 @@ import jax.numpy as jnp
 import numpy as np
 
 from tfe_compat.framework import dtypes
+from tfe_compat.framework import errors
 from tfe_compat.framework.api import export
 from tfe_compat.framework.ops import convert_to_tensor, op
+from tfe_compat.framework.tensor import Tensor
 from tfe_compat.ops.array_ops import dims_text, invalid
 
 _F32 = np.float32
@@ -304,3 +306,240 @@ def quantize_and_dequantize(input, input_min, input_max, signed_input=True, num_
   return _quantize_and_dequantize(input, input_min, input_max, signed_input=bool(signed_input),
                                   num_bits=int(num_bits), range_given=bool(range_given),
                                   round_mode=round_mode, narrow_range=bool(narrow_range))
+
+
+# ---- quantized dtypes: quantize, dequantize, quantized_concat ----
+_QUANTIZED_TYPES = (dtypes.qint8, dtypes.quint8, dtypes.qint32, dtypes.qint16, dtypes.quint16)
+_MODES = ("MIN_COMBINED", "MIN_FIRST", "SCALED")
+
+
+class QuantizedTensor(Tensor):
+  """A Tensor of a quantized dtype; its value is the integer array of the same width."""
+
+  __slots__ = ("_dtype",)
+
+  def __init__(self, value, dtype):
+    super().__init__(value)
+    self._dtype = dtype
+
+  dtype = property(lambda self: self._dtype)
+
+
+QuantizeV2 = collections.namedtuple("QuantizeV2", ["output", "output_min", "output_max"])
+QuantizedConcat = collections.namedtuple("QuantizedConcat",
+                                         ["output", "output_min", "output_max"])
+
+
+def _storage(dtype):
+  """The NumPy integer type holding a quantized dtype's values."""
+  return np.dtype(dtype.as_numpy_dtype[0])
+
+
+def _quantized_type_error(dtype, op_name):
+  return invalid("Value for attr 'T' of %s is not in the list of allowed values: qint8, quint8, "
+                 "qint32, qint16, quint16" % dtype.name, op_name)
+
+
+def _to_storage(values, storage):
+  """Rounded float values as TF's casts store them: 32-bit ones wrap past the int32 range
+  (TF's lrint then int32 cast on x86), narrower ones are already in range."""
+  return values.astype(jnp.int64).astype(storage)
+
+
+def _steps(storage):
+  return float(1 << (8 * storage.itemsize))
+
+
+def _to_float_params(lo, hi, storage):
+  """TF's QuantizedToFloatStruct: (range_scale, range_min_rounded)."""
+  scale = _div((hi - lo).astype(jnp.float64), _steps(storage) - 1.0).astype(jnp.float32)
+  rounded = jnp.where(hi == lo, lo, _mul(_std_round(lo / scale), scale))
+  return scale, rounded
+
+
+def _dequantize_min_first(q, lo, hi, storage):
+  """DEQUANTIZE_WITH_EIGEN: (min_rounded - lowest * scale) + q * scale."""
+  scale, rounded = _to_float_params(lo, hi, storage)
+  return (rounded - _mul(_F32(np.iinfo(storage).min), scale)) + _mul(q.astype(jnp.float32),
+                                                                     scale)
+
+
+def _quantize_min_first(x, lo, hi, storage):
+  """QUANTIZE_WITH_EIGEN with TF's FloatToQuantizedStruct for the range [lo, hi]."""
+  info = np.iinfo(storage)
+  scale = jnp.where(hi == lo, 0.0, (_steps(storage) - 1.0) / (hi - lo).astype(jnp.float64))
+  scale = scale.astype(jnp.float32)
+  min_scaled = _std_round(lo * scale)
+  q = _std_round(x * scale) - (min_scaled - _F32(info.min))
+  q = jnp.clip(q, max(_F32(info.min), _F32(-2.147483648e9)), min(_F32(info.max),
+                                                                 _F32(2.147483520e9)))
+  return _to_storage(q, storage)
+
+
+@op(name="QuantizeV2", differentiable=False)
+def _quantize(x, lo_in, hi_in, *, storage, mode, round_mode):
+  """TF 1.15's QuantizeV2 kernel: (quantized values, output min, output max)."""
+  storage = np.dtype(storage)
+  info = np.iinfo(storage)
+  lo_in, hi_in = lo_in.reshape(-1)[0], hi_in.reshape(-1)[0]
+  lo = jnp.minimum(_F32(0), lo_in)
+  epsilon = _div(jnp.maximum(_F32(1), jnp.maximum(jnp.abs(lo_in), jnp.abs(hi_in))), _F32(100))
+  hi = jnp.maximum(_F32(0), jnp.maximum(hi_in, lo + epsilon))
+  signed = info.min < 0
+  if mode == "MIN_COMBINED":
+    scale = (np.float64(info.max) - np.float64(info.min)) / (hi - lo).astype(jnp.float64)
+    shifted = _mul(jnp.maximum(jnp.minimum(x, hi), lo) - lo, scale.astype(jnp.float32))
+    if signed:
+      q = _std_round(shifted - _F32((float(info.max) - float(info.min) + 1) / 2))
+    else:
+      q = jnp.trunc(shifted + _F32(0.5))
+    return _to_storage(q, storage), lo, hi
+  if mode == "MIN_FIRST":
+    return _quantize_min_first(x, lo, hi, storage), lo, hi
+  low, high = _F32(info.min), _F32(info.max)
+  from_min = jnp.where(low * lo > 0, low / lo, np.finfo(np.float32).max)
+  from_max = jnp.where(high * hi > 0, high / hi, np.finfo(np.float32).max)
+  scale = jnp.minimum(from_min, from_max)
+  lo, hi = low / scale, high / scale
+  scaled = jnp.maximum(jnp.minimum(x, hi), lo) * scale
+  q = jnp.round(scaled) if round_mode == "HALF_TO_EVEN" else _std_round(scaled)
+  return _to_storage(q, storage), lo, hi
+
+
+def _check_modes(mode, round_mode, op_name):
+  if mode not in _MODES:
+    raise invalid("Mode string must be 'MIN_COMBINED', 'MIN_FIRST', or 'SCALED', is '%s'"
+                  % mode, op_name)
+  if round_mode not in ("HALF_AWAY_FROM_ZERO", "HALF_TO_EVEN"):
+    raise invalid("Round mode string must be 'HALF_AWAY_FROM_ZERO' or 'HALF_TO_EVEN', is '%s'"
+                  % round_mode, op_name)
+  if round_mode == "HALF_TO_EVEN" and mode != "SCALED":
+    raise invalid("Round mode 'HALF_TO_EVEN' only supported for mode 'SCALED', but mode is "
+                  "'%s'." % mode, op_name)
+
+
+def _concrete(tensor):
+  return None if isinstance(tensor._value, jax.core.Tracer) else tensor.numpy()
+
+
+@export("quantization.quantize", "quantize")
+def quantize(input, min_range, max_range, T, mode="MIN_COMBINED",  # pylint: disable=redefined-builtin
+             round_mode="HALF_AWAY_FROM_ZERO", name=None):
+  """`tf.quantization.quantize`: float32 `input` quantized to the quantized dtype `T` over
+  [min_range, max_range] (widened to include 0); returns (output, output_min, output_max)."""
+  op_name = "QuantizeV2"
+  T = dtypes.as_dtype(T)
+  if T not in _QUANTIZED_TYPES:
+    raise _quantized_type_error(T, op_name)
+  _check_modes(mode, round_mode, op_name)
+  x = _float32(input, "input")
+  lo, hi = _float32(min_range, "min_range"), _float32(max_range, "max_range")
+  lo_value, hi_value = _concrete(lo), _concrete(hi)
+  if lo_value is not None and hi_value is not None and hi_value.reshape(-1)[0] < \
+      lo_value.reshape(-1)[0]:
+    raise invalid("input_max_range must be larger than input_min_range.", op_name)
+  q, out_min, out_max = _quantize(x, lo, hi, storage=_storage(T).name, mode=mode,
+                                  round_mode=round_mode)
+  return QuantizeV2(QuantizedTensor(q._value, T), out_min, out_max)
+
+
+@export("quantize_v2")
+def quantize_v2(input, min_range, max_range, T, mode="MIN_COMBINED", name=None,  # pylint: disable=redefined-builtin
+                round_mode="HALF_AWAY_FROM_ZERO"):
+  """`tf.quantize_v2` (deprecated): `tf.quantization.quantize` with `name` before
+  `round_mode`."""
+  return quantize(input, min_range, max_range, T, mode=mode, round_mode=round_mode)
+
+
+@op(name="Dequantize", differentiable=False)
+def _dequantize(q, lo, hi, *, mode):
+  """TF 1.15's Dequantize kernel (float32 output)."""
+  info = np.iinfo(q.dtype)
+  lo, hi = lo.reshape(-1)[0], hi.reshape(-1)[0]
+  if mode == "MIN_COMBINED":
+    half = _F32((_F32(info.max) - _F32(info.min) + _F32(1)) / _F32(2)) if info.min < 0 else 0
+    scale = _div(hi - lo, _F32(info.max) - _F32(info.min))
+    return _mul(q.astype(jnp.float32) + _F32(half), scale) + lo
+  if mode == "MIN_FIRST":
+    return _dequantize_min_first(q, lo, hi, q.dtype)
+  scale = _div(hi, _F32(info.max)) if info.min == 0 else jnp.maximum(
+      _div(lo, _F32(info.min)), _div(hi, _F32(info.max)))
+  return q.astype(jnp.float32) * scale
+
+
+def _quantized_input(value, op_name):
+  if not (isinstance(value, Tensor) and value.dtype.is_quantized):
+    raise _quantized_type_error(convert_to_tensor(value).dtype, op_name)
+  return value
+
+
+@export("quantization.dequantize", "dequantize")
+def dequantize(input, min_range, max_range, mode="MIN_COMBINED", name=None):  # pylint: disable=redefined-builtin
+  """`tf.quantization.dequantize`: float32 values of a quantized tensor over
+  [min_range, max_range], in the `mode` it was quantized with."""
+  q = _quantized_input(input, "Dequantize")
+  if mode not in _MODES:
+    raise invalid("Mode string must be 'MIN_COMBINED', 'MIN_FIRST', or 'SCALED', is '%s'"
+                  % mode, "Dequantize")
+  return _dequantize(Tensor(q._value), _float32(min_range, "min_range"),
+                     _float32(max_range, "max_range"), mode=mode)
+
+
+@op(name="QuantizedConcat", differentiable=False)
+def _quantized_concat(*args, axis):
+  """Inputs requantized (dequantize, then quantize, MIN_FIRST style) to the output range
+  unless theirs already is it, then concatenated."""
+  n = len(args) // 3
+  values, mins, maxes = args[:n], [m.reshape(-1)[0] for m in args[n:2 * n]], \
+      [m.reshape(-1)[0] for m in args[2 * n:]]
+  storage = values[0].dtype
+  lo = jnp.minimum(_F32(0), jnp.min(jnp.stack(mins)))
+  hi = jnp.max(jnp.stack(maxes))
+  if np.iinfo(storage).min < 0:
+    largest = jnp.maximum(jnp.abs(lo), jnp.abs(hi))
+    lo, hi = -largest, largest
+  parts = []
+  for q, q_min, q_max in zip(values, mins, maxes):
+    requantized = _quantize_min_first(_dequantize_min_first(q, q_min, q_max, storage), lo, hi,
+                                      storage)
+    parts.append(jnp.where((q_min == lo) & (q_max == hi), q, requantized))
+  return jnp.concatenate(parts, axis=axis), lo, hi
+
+
+@export("quantization.quantized_concat", "quantized_concat")
+def quantized_concat(concat_dim, values, input_mins, input_maxes, name=None):
+  """`tf.quantization.quantized_concat` of quint8 or qint32 tensors: (output, output_min,
+  output_max), the output range covering every input's (symmetric for qint32)."""
+  op_name = "QuantizedConcat"
+  values = [_quantized_input(v, op_name) for v in values]
+  dtype = values[0].dtype
+  if dtype not in (dtypes.quint8, dtypes.qint32):
+    raise errors.NotFoundError(None, None, "No registered 'QuantizedConcat' OpKernel for CPU "
+                               "devices compatible with node (T=%s)" % dtype.name)
+  for i, value in enumerate(values[1:], 1):
+    if value.dtype != dtype:
+      raise invalid("cannot compute QuantizedConcat as input #%d(zero-based) was expected to be "
+                    "a %s tensor but is a %s tensor" % (i + 1, dtype.name, value.dtype.name),
+                    op_name)
+  for what, bounds in (("mins", input_mins), ("maxes", input_maxes)):
+    if len(bounds) != len(values):
+      raise invalid("QuantizedConcatOp : Expected %s input list length %d to equal values "
+                    "length %d" % (what, len(bounds), len(values)), op_name)
+  axis = int(convert_to_tensor(concat_dim, dtypes.int32).numpy())
+  shape = values[0]._shape_tuple()
+  if not 0 <= axis < len(shape):
+    raise invalid("ConcatOp : Expected concatenating dimensions in the range [0, %d), but got "
+                  "%d" % (len(shape), axis), op_name)
+  for i, value in enumerate(values):
+    other = value._shape_tuple()
+    if len(other) != len(shape):
+      raise invalid("ConcatOp : Ranks of all input tensors should match: shape[0] = %s vs. "
+                    "shape[%d] = %s" % (dims_text(shape), i, dims_text(other)), op_name)
+    if any(a != b for d, (a, b) in enumerate(zip(shape, other)) if d != axis):
+      raise invalid("ConcatOp : Dimensions of inputs should match: shape[0] = %s vs. shape[%d] "
+                    "= %s" % (dims_text(shape), i, dims_text(other)), op_name)
+  bounds = [_float32(b, "input_mins") for b in input_mins] + [
+      _float32(b, "input_maxes") for b in input_maxes]
+  out, out_min, out_max = _quantized_concat(*[Tensor(v._value) for v in values], *bounds,
+                                            axis=axis)
+  return QuantizedConcat(QuantizedTensor(out._value, dtype), out_min, out_max)

@@ -85,7 +85,8 @@ def _check_validate(validate):
 
 
 def _check_equal(x, y, message):
-  if not np.array_equal(x, y):
+  """TF's assert_equal of two scalars (NumPy), raised only when they differ."""
+  if x != y:
     check_ops.assert_equal(np.asarray(x), np.asarray(y, dtype=np.asarray(x).dtype),
                            message=message)
 
@@ -97,9 +98,9 @@ def _check_non_negative(x, message):
 
 def _check_splits(splits, nvals, message):
   """TF's checks of row_splits: starts at 0, never decreases, ends at the number of values."""
-  _check_equal(splits[:1], np.zeros(min(1, splits.size), splits.dtype), message)
+  _check_equal(splits[0], 0, message)
   _check_non_negative(np.diff(splits), message)
-  _check_equal(splits[-1:], np.full(min(1, splits.size), nvals, splits.dtype), message)
+  _check_equal(splits[-1], nvals, message)
 
 
 def _shape_dims(tensor):
@@ -176,7 +177,7 @@ class RaggedTensor:
     if validate:
       msg = "Arguments to from_row_lengths do not form a valid RaggedTensor"
       _check_non_negative(lengths_np, msg)
-      _check_equal(splits[-1:], np.array([nrows_of(values)]), msg)
+      _check_equal(splits[-1], nrows_of(values), msg)
     return cls._from_splits(values, splits, lengths.dtype)
 
   @classmethod
@@ -187,7 +188,8 @@ class RaggedTensor:
     starts_np, nvals = host(starts), nrows_of(values)
     if validate:
       msg = "Arguments to from_row_starts do not form a valid RaggedTensor"
-      _check_equal(starts_np[:1], np.zeros(min(1, starts_np.size), starts_np.dtype), msg)
+      if starts_np.size:
+        _check_equal(starts_np[0], 0, msg)
       _check_non_negative(np.diff(starts_np), msg)
       _check_non_negative(nvals - starts_np[-1:], msg)
     return cls._from_splits(values, np.append(starts_np, nvals), starts.dtype)
@@ -202,7 +204,7 @@ class RaggedTensor:
       msg = "Arguments to from_row_limits do not form a valid RaggedTensor"
       _check_non_negative(limits_np[:1], msg)
       _check_non_negative(np.diff(limits_np), msg)
-      _check_equal(limits_np[-1:], np.full(min(1, limits_np.size), nrows_of(values)), msg)
+      _check_equal(limits_np[-1] if limits_np.size else 0, nrows_of(values), msg)
     return cls._from_splits(values, np.append(0, limits_np), limits.dtype)
 
   @classmethod

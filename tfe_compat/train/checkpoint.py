@@ -32,6 +32,7 @@ from tfe_compat.framework import errors
 from tfe_compat.framework import ops
 from tfe_compat.framework import tensor_shape
 from tfe_compat.framework.api import export
+from tfe_compat.framework import trackable
 from tfe_compat.framework.trackable import Trackable
 from tfe_compat.train import checkpoint_io
 from tfe_compat.train import keras_optimizers
@@ -344,6 +345,13 @@ def _restore_created(owner, extra=()):
     for name, value in list(vars(owner).items()):
       if getattr(value, "checkpoint_creator", False):
         object.__delattr__(owner, name)
+
+
+@trackable.on_attribute_set
+def _restore_attribute(owner):
+  """A tf.Module's new attribute: values waiting for it are restored."""
+  if owner in _pending:
+    _restore_created(owner)
 
 
 def _create_optimizer_state(objects, entries):

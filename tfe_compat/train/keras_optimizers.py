@@ -502,8 +502,9 @@ def deserialize(config, custom_objects=None):
 @export("keras.optimizers.get", "optimizers.get")
 def get(identifier):
   """An optimizer from an instance (returned as is), a name ("adam") or a config dict."""
-  from tfe_compat.train import optimizers as tf1_optimizers
-  if isinstance(identifier, (OptimizerV2, tf1_optimizers.Optimizer)):
+  from tfe_compat.train import loss_scale, optimizers as tf1_optimizers
+  if isinstance(identifier, (OptimizerV2, tf1_optimizers.Optimizer,
+                             loss_scale.LossScaleOptimizer)):
     return identifier
   if isinstance(identifier, dict):
     return deserialize(identifier)

@@ -1,4 +1,6 @@
 """`tf.keras.Sequential`: a linear stack of layers."""
+import logging
+
 from tfe_compat.framework import tensor_shape
 from tfe_compat.framework.api import export
 from tfe_compat.keras.engine.base_layer import Layer, _call_parameters
@@ -80,6 +82,22 @@ class Sequential(Model):
       else:
         outputs = layer(outputs)
     return outputs
+
+  def predict_proba(self, x, batch_size=32, verbose=0):
+    """`predict`, warning when the outputs are not probabilities (TF 1.15)."""
+    preds = self.predict(x, batch_size, verbose)
+    if preds.min() < 0. or preds.max() > 1.:
+      logging.getLogger("tensorflow").warning(
+          "Network returning invalid probability values. The last layer might not normalize "
+          "predictions into probabilities (like softmax or sigmoid would).")
+    return preds
+
+  def predict_classes(self, x, batch_size=32, verbose=0):
+    """The argmax class of each prediction (a 0.5 threshold for one output unit)."""
+    proba = self.predict(x, batch_size=batch_size, verbose=verbose)
+    if proba.shape[-1] > 1:
+      return proba.argmax(axis=-1)
+    return (proba > 0.5).astype("int32")
 
   def _output_shape_text(self, layer):
     if self._symbolic_outputs:

@@ -3,13 +3,14 @@
 The state is an int64 Variable `[counter_lo, counter_hi, key]` (Philox-4x32-10), laid out
 and advanced as TF's kernels do: a draw of N values reads the state, generates from it and
 skips the 128-bit counter by 256 * N. The bits are TF's own, so uniform floats and all
-integer draws equal TF's exactly. Normal and truncated-normal values use TF's Box-Muller
-transform with log/sin/cos evaluated in float64: float64 values match TF's, float32 (and
-half) ones may differ from TF's CPU values by 1 ulp (TF calls glibc's logf/sincosf, whose
-rounding differs from the correctly rounded result for about 1.5% of values; TF's own GPU
-results differ likewise). `binomial` advances the state exactly as TF does but draws with
-jax.random from a key taken from the state, so its values are not TF's. ThreeFry states can
-be created but not drawn from (TF's CPU/GPU kernels do not support it either).
+integer draws equal TF's exactly, on every device. Normal and truncated-normal values use
+TF's Box-Muller transform with log/sin/cos evaluated in float64: on CPU float64 values match
+TF's CPU values and float32 ones differ by 1 ulp for about 1.5% of values (TF calls glibc's
+logf/sincosf, which do not always round correctly); on GPU both differ from TF's CPU values
+by at most about 1 ulp in more values (TF's own GPU kernels differ from its CPU ones too).
+`binomial` advances the state exactly as TF does but draws with jax.random from a key taken
+from the state, so its values are not TF's. ThreeFry states can be created but not drawn
+from (TF's CPU/GPU kernels do not support it either).
 """
 import os
 
@@ -101,12 +102,17 @@ def _float16_unit(bits, dtype):
   return lax.bitcast_convert_type(raw, dtype) - one
 
 
+def _to_float32(x):
+  """A float64 value rounded to float32, also where XLA allows excess precision (GPUs)."""
+  return lax.reduce_precision(x, exponent_bits=8, mantissa_bits=23).astype(jnp.float32)
+
+
 def _box_muller_float(x0, x1):
+  """TF's BoxMullerFloat; its libm calls are evaluated in float64 and rounded."""
   u1 = jnp.maximum(_float32_unit(x0), jnp.float32(1e-7))
-  v1 = (2 * np.pi * _float32_unit(x1).astype(jnp.float64)).astype(jnp.float32)
-  u2 = jnp.sqrt(jnp.float32(-2.0) * jnp.log(u1.astype(jnp.float64)).astype(jnp.float32))
-  v1 = v1.astype(jnp.float64)
-  return jnp.sin(v1).astype(jnp.float32) * u2, jnp.cos(v1).astype(jnp.float32) * u2
+  v1 = _to_float32(2 * np.pi * _float32_unit(x1).astype(jnp.float64)).astype(jnp.float64)
+  u2 = jnp.sqrt(jnp.float32(-2.0) * _to_float32(jnp.log(u1.astype(jnp.float64))))
+  return _to_float32(jnp.sin(v1)) * u2, _to_float32(jnp.cos(v1)) * u2
 
 
 def _box_muller_double(x0, x1, x2, x3):
@@ -124,7 +130,8 @@ def _group_values(block, kind, dtype, low, high):
     if wide:
       return jnp.stack(_box_muller_double(*x), axis=-1)
     pairs = _box_muller_float(x[0], x[1]) + _box_muller_float(x[2], x[3])
-    return jnp.stack(pairs, axis=-1).astype(dtype)
+    values = jnp.stack(pairs, axis=-1)
+    return values if dtype == jnp.float32 else _to_float32(values).astype(dtype)
   if kind == "uniform":
     if dtype == jnp.float64:
       return jnp.stack([_float64_unit(x[0], x[1]), _float64_unit(x[2], x[3])], axis=-1)
@@ -161,7 +168,8 @@ def _truncated_group(state, groups, dtype):
   rank = jnp.cumsum(accepted, axis=-1) - 1
   picked = [jnp.sum(jnp.where(accepted & (rank == j), candidates, 0), axis=-1)
             for j in range(per_group)]
-  return jnp.stack(picked, axis=-1).astype(dtype)
+  values = jnp.stack(picked, axis=-1)
+  return values if dtype in (jnp.float32, jnp.float64) else _to_float32(values).astype(dtype)
 
 
 @op(name="StatefulRandomDraw", differentiable=False)
