@@ -29,7 +29,10 @@ def test_device_spec_parsing():
 
 
 def test_tensors_report_tf_device_names():
-  assert tf.constant(1).device == CPU0
+  # Values made from Python/NumPy live on the default device: the first GPU when there is one
+  # (TF 1.15 keeps them on the host until an op uses them; see the migration guide).
+  default = CPU0.replace("CPU", "GPU") if tf.contrib.eager.num_gpus() else CPU0
+  assert tf.constant(1).device == default
   with tf.device("/cpu:0"):
     assert tf.constant([1.0]).device == CPU0
   assert tf.constant(1.0).cpu().device == CPU0
