@@ -209,8 +209,7 @@ def test_bytes_split():
   out = tf.strings.bytes_split("é")
   assert out.dtype == tf.string and out.numpy().tolist() == [b"\xc3", b"\xa9"]
   assert tf.strings.bytes_split("").shape.as_list() == [0]
-  with pytest.raises(NotImplementedError, match="RaggedTensor"):
-    tf.strings.bytes_split(["ab", "c"])
+  assert tf.strings.bytes_split(["ab", "c"]).to_list() == [[b"a", b"b"], [b"c"]]
 
 
 @pytest.mark.parametrize("template, inputs, kwargs, expected", [

@@ -273,11 +273,10 @@ def test_rejection_resample():
   assert len(values(same)) == 2000
   only_ones = ds.apply(E.rejection_resample(lambda label, i: label, [0., 1.], [0.2, 0.8], 1))
   assert {c for c, _ in values(only_ones)} == {1} and len(values(only_ones)) == labels.sum()
-  floats = tf.data.Dataset.range(5).apply(
-      E.rejection_resample(lambda x: tf.cast(x % 2, tf.float32), [0.5, 0.5], seed=1))
   with pytest.raises(TypeError, match="Value passed to parameter 'indices' has DataType "
                      "float32 not in list of allowed values: uint8, int8, int32, int64"):
-    list(floats)
+    list(tf.data.Dataset.range(5).apply(
+        E.rejection_resample(lambda x: tf.cast(x % 2, tf.float32), [0.5, 0.5], seed=1)))
 
 
 # ---- stateful transformations ----
@@ -416,6 +415,9 @@ def test_sparse_elements_and_dense_to_sparse_batch():
   assert values(ds.batch(2)) == [("S", [[0, 1]], [1.0], [2, 2]), ("S", [[0, 0]], [2.0], [1, 2])]
   assert ds.batch(2).element_spec == tf.SparseTensorSpec([None, 2], tf.float32)
   assert values(ds.map(tf.sparse.to_dense)) == [[0.0, 1.0], [0.0, 0.0], [2.0, 0.0]]
+  made = tf.data.Dataset.from_tensor_slices([[1, 0], [0, 2]]).map(tf.sparse.from_dense)
+  assert values(made) == [("S", [[0]], [1], [2]), ("S", [[1]], [2], [2])]
+  assert values(made.batch(2).unbatch().take(1)) == [("S", [[0]], [1], [2])]
   with pytest.raises(TypeError, match=r"`padded_batch` is only supported for datasets that "
                      r"produce tensor elements but type spec of elements in the input dataset "
                      r"is not a subclass of TensorSpec"):

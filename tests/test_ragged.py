@@ -3,8 +3,6 @@
 Printing, `==`, hashing, `keepdims` and the validation messages are TF 1.15's (checked against
 its source); values were recorded with TensorFlow.
 """
-import timeit
-
 import numpy as np
 import pytest
 
@@ -70,6 +68,7 @@ def test_nested_and_uniform_inner_dimensions():
   assert lst(n.values) == [[3, 1, 4, 1], [], [5, 9, 2], [6], []]
   assert lst(n.row_lengths()) == [3, 0, 2] and lst(n.row_lengths(axis=2)) == [[4, 0, 3], [], [1, 0]]
   assert [lst(l) for l in n.nested_row_lengths()] == [[3, 0, 2], [4, 0, 3, 1, 0]]
+  assert [lst(r) for r in n.nested_value_rowids()] == [[0, 0, 0, 2, 2], [0, 0, 0, 0, 2, 2, 2, 3]]
   assert lst(n.bounding_shape()) == [3, 3, 4]
   u = RT.from_row_splits(tf.ones([5, 3], tf.int32), [0, 2, 5])
   assert u.shape.as_list() == [2, None, 3]
@@ -138,7 +137,8 @@ def test_python_protocols_are_tf_1_15s():
 # ---- Indexing ----
 @pytest.mark.parametrize("key, expected", [
     (0, [1, 2, 3]), (1, []), (-1, [6]), (slice(1, 3), [[], [4, 5]]),
-    (slice(None, None, 2), [[1, 2, 3], [4, 5]]), (slice(None, None, -1), [[6], [4, 5], [], [1, 2, 3]]),
+    (slice(None, None, 2), [[1, 2, 3], [4, 5]]),
+    (slice(None, None, -1), [[6], [4, 5], [], [1, 2, 3]]),
     ((0, 1), 2), ((2, -1), 5), ((slice(None), slice(1, None)), [[2, 3], [], [5], []]),
     ((slice(None), slice(None, 2)), [[1, 2], [], [4, 5], [6]]),
     ((slice(None), slice(-1, None)), [[3], [], [5], [6]]),
@@ -147,7 +147,8 @@ def test_python_protocols_are_tf_1_15s():
     ((slice(None), slice(-2, None, -1)), [[2, 1], [], [4], []]),
     ((slice(None, None, -2), slice(1, None)), [[], []]),
     ((slice(None), slice(1, -1)), [[2], [], [], []]),
-    (None, [[[1, 2, 3], [], [4, 5], [6]]]), ((slice(None), None), [[[1, 2, 3]], [[]], [[4, 5]], [[6]]]),
+    (None, [[[1, 2, 3], [], [4, 5], [6]]]),
+    ((slice(None), None), [[[1, 2, 3]], [[]], [[4, 5]], [[6]]]),
     ((0, None), [[1, 2, 3]]), (Ellipsis, [[1, 2, 3], [], [4, 5], [6]]), (slice(3, 1), []),
     ([0, 1], 2),
 ])
@@ -264,7 +265,8 @@ def test_operators():
   assert lst(rt * 2) == [[2, 4, 6], [], [8, 10], [12]]
   div = rt / 2
   assert div.dtype == tf.float64 and lst(div) == [[0.5, 1.0, 1.5], [], [2.0, 2.5], [3.0]]
-  assert lst(rt // 2) == [[0, 1, 1], [], [2, 2], [3]] and lst(rt % 2) == [[1, 0, 1], [], [0, 1], [0]]
+  assert lst(rt // 2) == [[0, 1, 1], [], [2, 2], [3]]
+  assert lst(rt % 2) == [[1, 0, 1], [], [0, 1], [0]]
   assert lst(rt ** 2) == [[1, 4, 9], [], [16, 25], [36]] and lst(2 ** rt)[0] == [2, 4, 8]
   assert lst(-rt) == [[-1, -2, -3], [], [-4, -5], [-6]] and lst(abs(-rt)) == lst(rt)
   assert lst(rt < 3) == [[True, True, False], [], [False, False], [False]]
@@ -352,12 +354,10 @@ def test_gradient_through_ragged_ops():
 
 
 def test_tensor_fast_path_is_unchanged():
-  """Dispatch costs nothing on Tensors: tf.add and tf.concat stay plain functions."""
-  a, b = tf.constant([1., 2.]), tf.constant([3., 4.])
-  from tfe_compat.ops import array_ops, math_ops
-  assert tf.add is math_ops.add and tf.concat is not array_ops.concat
-  tf.add(a, b)
-  assert min(timeit.repeat(lambda: tf.add(a, b), number=200, repeat=3)) / 200 < 1e-3
+  """Hot ops check for RaggedTensors only where converting an input failed: no wrapper."""
+  from tfe_compat.ops import math_ops, matmul_cast_ops, reduction_ops
+  assert tf.add is math_ops.add and tf.exp is math_ops.exp and tf.cast is matmul_cast_ops.cast
+  assert tf.reduce_sum is reduction_ops.reduce_sum
 
 
 # ---- Reductions ----
@@ -515,7 +515,8 @@ def test_ragged_range():
   assert lst(floats) == [[0.0, 0.5, 1.0, 1.5, 2.0, 2.5], [1.0, 1.5, 2.0, 2.5]]
   assert tf.ragged.range([3], dtype=tf.int64).dtype == tf.int64
   assert lst(tf.ragged.range(3)) == [[0, 1, 2]] and lst(tf.ragged.range([3]).row_splits) == [0, 3]
-  with pytest.raises(tf.errors.InvalidArgumentError, match=r"Requires delta != 0 \[Op:RaggedRange\]"):
+  with pytest.raises(tf.errors.InvalidArgumentError,
+                     match=r"Requires delta != 0 \[Op:RaggedRange\]"):
     tf.ragged.range([3], 5, 0)
 
 

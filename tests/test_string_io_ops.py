@@ -53,8 +53,7 @@ def test_string_split_v1():
   assert values(tf.string_split(["a b;c"], delimiter=" ;").values) == [b"a", b"b", b"c"]
   with pytest.raises(tf.errors.InvalidArgumentError, match="input must be a vector, got shape: \\[\\]"):
     tf.string_split("a b")
-  with pytest.raises(NotImplementedError):
-    tf.string_split(["a"], result_type="RaggedTensor")
+  assert tf.string_split(["a"], result_type="RaggedTensor").to_list() == [[b"a"]]
 
 
 def test_list_of_string_tensors_autopacks():

@@ -26,6 +26,9 @@ from tfe_compat.ops import sampled_ops  # noqa: F401  (candidate samplers, nce /
 from tfe_compat.ops import sparse_ops, sparse_math_ops  # noqa: F401  (tf.sparse, tf.sparse_*)
 from tfe_compat.ops import image_boxes  # noqa: F401  (NMS variants, glimpses, JPEG quality)
 from tfe_compat.ops import linear_operator  # noqa: F401  (tf.linalg.LinearOperator*)
+from tfe_compat.framework import (compat as _compat_helpers, config as _config,  # noqa: F401
+                                load_library as _load_library, resource_loader as _resource_loader,
+                                versions as _versions)  # tf.config, tf.version, tf.compat.as_*, ...
 from tfe_compat import ragged  # noqa: F401  (tf.RaggedTensor, tf.ragged, ragged op dispatch)
 from tfe_compat.ops import ragged_string_ops  # noqa: F401  (tf.strings split, unicode_*, ngrams)
 from tfe_compat.ops import lookup_ops, lookup_mutable_ops, sparse_cross_ops  # noqa: F401  (tf.lookup)
@@ -70,12 +73,18 @@ from tfe_compat import distributions as _distributions  # noqa: F401  (tf.distri
 from tfe_compat.random import stateful_random_ops as _stateful_random  # noqa: F401
 from tfe_compat.keras.layers import dense_features as _dense_features  # noqa: F401  (columns)
 from tfe_compat.contrib import learn_datasets as _learn_datasets  # noqa: F401  (contrib.learn)
+from tfe_compat.keras import backend_session as _keras_backend_session  # noqa: F401
+from tfe_compat.keras import data_utils as _keras_data_utils  # noqa: F401  (enqueuers)
+from tfe_compat.keras import scikit_learn as _keras_scikit_learn  # noqa: F401
+from tfe_compat.keras import mixed_precision as _keras_mixed_precision  # noqa: F401
+from tfe_compat.train import loss_scale as _loss_scale  # noqa: F401  (train.experimental)
+from tfe_compat.keras import experimental as _keras_experimental  # noqa: F401
+from tfe_compat import autograph, module as _module, partitioned_variables as _partitioned  # noqa: F401,E501
+from tfe_compat.eager import parallel_for as _parallel_for  # noqa: F401  (tf.vectorized_map)
 from tfe_compat.framework import graph as _graph  # noqa: F401
 from tfe_compat.framework import graph_util as _graph_util  # noqa: F401  (tf.graph_util)
 from tfe_compat.internal import test_util as _test_util  # noqa: F401  (tf.test)
 
-__version__ = VERSION = "1.15.0"
-GIT_VERSION = "tfe_compat"
 
 _api.populate(sys.modules[__name__])
 compat = _api.namespace(sys.modules[__name__], "compat")

@@ -540,8 +540,10 @@ def _new_variable(name, shape, dtype, initializer, trainable, partitioner, valid
       raise ValueError("The initializer passed is not valid. It should be a callable with no "
                        "arguments and the shape should not be provided or an instance of "
                        "`tf.keras.initializers.*' and `shape` should be fully defined.")
+  if trainable is None:  # resolved here, as variable creators see it in TF
+    trainable = synchronization != VariableSynchronization.ON_READ
   return ResourceVariable(init_val, name=name, trainable=trainable, dtype=variable_dtype,
-                          validate_shape=validate_shape, constraint=constraint,
+                          validate_shape=validate_shape, constraint=constraint, use_resource=True,
                           synchronization=synchronization, aggregation=aggregation, shape=shape)
 
 

@@ -65,7 +65,7 @@ class Metric(Trackable):
   def init_variables(self):
     """Resets every variable to its initial value (returns None when executing eagerly)."""
     for v in self._vars:
-      v.assign(self._initial_values[v])
+      v.assign(self._initial_values[v.experimental_ref()])
 
   def build(self, *args, **kwargs):
     raise NotImplementedError("Metrics must define a build() member function")
@@ -98,7 +98,7 @@ class Metric(Trackable):
     v = variables_lib.get_variable(name, shape, dtype, initializer, trainable=False,
                                    use_resource=True)
     self._vars.append(v)
-    self._initial_values[v] = v.value()
+    self._initial_values[v.experimental_ref()] = v.value()
     return v
 
 

@@ -56,7 +56,7 @@ class _SqliteValues:
   numbers of text, 0 / "" for NULL)."""
 
   def __init__(self):
-    self._casts = sqlite3.connect(":memory:")
+    self._casts = sqlite3.connect(":memory:", check_same_thread=False)
 
   def _cast(self, value, kind):
     return self._casts.execute("SELECT CAST(? AS %s)" % kind, (value,)).fetchone()[0]
@@ -102,7 +102,7 @@ class SqlDataset(Dataset):
 
   def _make_iter(self):
     types = structure.flatten(self._types)
-    connection = sqlite3.connect(self._source)
+    connection = sqlite3.connect(self._source, check_same_thread=False)
     try:
       try:
         cursor = connection.execute(self._query)

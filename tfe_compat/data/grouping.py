@@ -145,10 +145,28 @@ def bucket_by_sequence_length(element_length_func, bucket_boundaries, bucket_bat
 
   def apply(dataset):
     input_spec = dataset.element_spec
-    shapes = structure.map_structure(lambda s: s.shape, input_spec)
-    if padded_shapes is not None and not no_padding:
-      shapes = structure.map_structure(tensor_shape.TensorShape,
-                                       structure.normalize_types(padded_shapes))
+    given = None if padded_shapes is None else structure.map_structure(
+        tensor_shape.TensorShape, structure.normalize_types(padded_shapes))
+    varying = set()  # (component, dimension): seen to vary, so unknown whatever the spec says
+
+    def window_shapes(elements, fill):
+      """The padded shapes of a window: the given ones, else the input's with the unknown
+      dimensions (and those the elements show to vary) padded to the longest or `fill`."""
+      if given is not None:
+        shapes = given
+      else:
+        specs = structure.flatten(input_spec)
+        for element in elements:
+          for j, (leaf, leaf_spec) in enumerate(zip(structure.flatten(element), specs)):
+            for d, (n, known) in enumerate(zip(np.shape(leaf), leaf_spec.shape.as_list())):
+              if n != known:
+                varying.add((j, d))
+        shapes = structure.pack_as(input_spec, [tensor_shape.TensorShape(
+            [None if (j, d) in varying else n for d, n in enumerate(leaf_spec.shape.as_list())])
+            for j, leaf_spec in enumerate(specs)])
+      return structure.map_structure(
+          lambda s: tensor_shape.TensorShape(None) if s.dims is None else [
+              fill if d is None else d for d in s.as_list()], shapes)
 
     def reduce_of(bucket, window):
       size = batch_sizes[bucket]
@@ -162,11 +180,11 @@ def bucket_by_sequence_length(element_length_func, bucket_boundaries, bucket_bat
               "< max(bucket_boundaries).] [Condition x < y did not hold element-wise:] "
               "[x (args_0:0) = ] [%d] [y (Const_1:0) = ] [%d]" % (bucket, len(batch_sizes) - 1)))
         fill = boundaries[bucket] - 1
-      bucket_shapes = structure.map_structure(
-          lambda s: tensor_shape.TensorShape(None) if s.dims is None else [
-              fill if d is None else d for d in s.as_list()], shapes)
-      return window.padded_batch(size, bucket_shapes, padding_values, drop_remainder)
+      return window.padded_batch(size, window_shapes(window._elements, fill), padding_values,
+                                 drop_remainder)
 
+    shapes = structure.map_structure(lambda s: s.shape, input_spec) if (
+        given is None or no_padding) else given
     spec = structure.map_structure(
         lambda s, shape: structure.TensorSpec(
             tensor_shape.TensorShape([None]).concatenate(shape), s.dtype), input_spec, shapes)

@@ -14,6 +14,7 @@ import numpy as np
 from tfe_compat.eager import function
 from tfe_compat.framework import dtypes
 from tfe_compat.framework import errors
+from tfe_compat.ops.string_ops import SparseTensor
 from tfe_compat.data import dataset_ops
 from tfe_compat.data import structure
 
@@ -34,7 +35,7 @@ _MAX_SIGNATURES = 8
 class DatasetFunction(function.Function):
   """A `map`/`filter` function run as TF runs it: traced once per element signature, then
   compiled (its parallel calls run outside the GIL). It runs eagerly, silently, on string
-  elements, on signatures beyond the first few (elements of many shapes), and when it
+  elements, for SparseTensor results, on signatures beyond the first few (elements of many shapes), and when it
   cannot compile (Python control flow on values, NumPy calls)."""
 
   _warn = False
@@ -50,7 +51,10 @@ class DatasetFunction(function.Function):
                for leaf in jax.tree_util.tree_leaves(args)):
           self._concrete[key] = _Eager(self._fn)
         elif len(self._concrete) < _MAX_SIGNATURES:
-          return super()._trace(key, args, kwargs)
+          result = super()._trace(key, args, kwargs)
+          if any(isinstance(leaf, SparseTensor) for leaf in jax.tree_util.tree_leaves(result)):
+            self._concrete[key] = _Eager(self._fn)  # SparseTensor results: eagerly
+          return result
     concrete = self._concrete.get(key)
     return self._fn(*args, **kwargs) if concrete is None else concrete(args, kwargs)
 

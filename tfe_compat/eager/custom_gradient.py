@@ -149,3 +149,85 @@ class RegisterGradient:
 def not_differentiable(op_type):
   """Accepted for ops tfe_compat has (their gradients come from JAX); see RegisterGradient."""
   RegisterGradient(op_type)
+
+
+# ---- tf.recompute_grad, tf.grad_pass_through ----
+class _RecomputedOp:
+  """The recorded op of one `recompute_grad` function: its pure implementation under
+  `jax.checkpoint`, so a gradient recomputes the forward values instead of keeping them."""
+
+  def __init__(self, f):
+    self.op_name = getattr(f, "__name__", "RecomputeGrad")
+
+    def forward(n_args, variables, kwargs, *arrays):
+      return _leaves(_run(f, arrays, n_args, variables, kwargs))
+
+    self.impl = lambda *arrays, n_args, variables, kwargs: jax.checkpoint(
+        functools.partial(forward, n_args, variables, kwargs))(*arrays)
+
+
+@export("recompute_grad")
+def recompute_grad(f):
+  """Decorates `f(*args)` so that its gradients (the same as without it) recompute `f`'s
+  forward pass rather than keep its intermediate values."""
+  recorded_op = _RecomputedOp(f)
+
+  @functools.wraps(f)
+  def decorated(*args, **kwargs):
+    if not _ctx.tapes:
+      return f(*args, **kwargs)
+    outer_tapes, _ctx.tapes = _ctx.tapes, []  # the tapes see one op, not f's inner ones
+    try:
+      with GradientTape() as discover:
+        result = f(*args, **kwargs)
+    finally:
+      _ctx.tapes = outer_tapes
+    variables = tuple(v for v in sorted(discover.watched_variables(), key=lambda v: v._id)
+                      if all(v is not a for a in args))
+    flat, treedef = jax.tree_util.tree_flatten(result)
+    outputs = [Tensor(ops.convert_to_tensor(t)._value) for t in flat]
+    inputs = [ops.convert_to_tensor(a) for a in args] + [v._as_tensor(None) for v in variables]
+    if any(differentiable(t) for t in inputs):
+      ops.record(recorded_op, {"n_args": len(args), "variables": variables,
+                               "kwargs": tuple(kwargs.items())}, inputs, outputs)
+    return jax.tree_util.tree_unflatten(treedef, outputs)
+
+  return decorated
+
+
+class _PassThroughOp:
+  """`grad_pass_through`'s recorded op: inputs (x..., y...) -> y..., gradient dy -> x."""
+
+  op_name = "GradPassThrough"
+
+  @staticmethod
+  def impl(*arrays):
+    n = len(arrays) // 2
+    return tuple(y + (x - jax.lax.stop_gradient(x)).astype(y.dtype)
+                 for x, y in zip(arrays[:n], arrays[n:]))
+
+
+@export("grad_pass_through")
+def grad_pass_through(f):
+  """`f` whose gradient is the identity: the gradient with respect to each output flows to
+  the matching input unchanged (variables `f` uses get none)."""
+  @functools.wraps(f)
+  def decorated(*args, **kwargs):
+    if not _ctx.tapes:
+      return f(*args, **kwargs)
+    outer_tapes, _ctx.tapes = _ctx.tapes, []
+    try:
+      result = f(*args, **kwargs)
+    finally:
+      _ctx.tapes = outer_tapes
+    flat, treedef = jax.tree_util.tree_flatten(result)
+    outputs = [Tensor(ops.convert_to_tensor(t)._value) for t in flat]
+    inputs = [ops.convert_to_tensor(a) for a in args]
+    if len(outputs) != len(inputs):
+      raise ValueError("custom_gradient function expected to return %d gradients, but "
+                       "returned %d instead." % (len(inputs), len(outputs)))
+    if any(differentiable(t) for t in inputs):
+      ops.record(_PassThroughOp, {}, inputs + outputs, outputs)
+    return jax.tree_util.tree_unflatten(treedef, outputs)
+
+  return decorated

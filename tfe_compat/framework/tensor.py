@@ -4,6 +4,7 @@ Operators, slicing and `cpu()`/`gpu()` are installed by the op modules (as TF's 
 does), so this module depends on nothing above it.
 """
 import itertools
+import weakref
 
 import jax
 import numpy as np
@@ -194,6 +195,29 @@ class Reference:
 
   def __repr__(self):
     return "<Reference wrapping %r>" % (self._wrapped,)
+
+
+class WeakIdentityMap:
+  """{Tensor: value} by identity, an entry dropped with its tensor: a WeakKeyDictionary that
+  still works when tensor equality makes tensors unhashable."""
+
+  def __init__(self):
+    self._data = {}  # id(key) -> (weak reference to key, value)
+
+  def __setitem__(self, key, value):
+    key_id = id(key)
+    self._data[key_id] = (weakref.ref(key, lambda _: self._data.pop(key_id, None)), value)
+
+  def get(self, key, default=None):
+    entry = self._data.get(id(key))
+    return entry[1] if entry is not None and entry[0]() is key else default
+
+  def __contains__(self, key):
+    entry = self._data.get(id(key))
+    return entry is not None and entry[0]() is key
+
+  def __len__(self):
+    return len(self._data)
 
 
 # ---- `tf.enable_tensor_equality()`: TF 2's elementwise `==` and unhashable tensors ----

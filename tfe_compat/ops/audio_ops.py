@@ -147,7 +147,7 @@ def encode_wav(audio, sample_rate, name=None):
   rounded = np.where(np.abs(scaled - whole) >= 0.5, whole + np.sign(scaled), whole)
   samples = np.clip(rounded, -32768, 32767).astype("<i2")
   data_size = 2 * samples.size
+  bytes_per_second = (rate * 2 * channels) & 0xFFFFFFFF
   header = struct.pack("<4sI4s4sIHHIIHH4sI", b"RIFF", 36 + data_size, b"WAVE", b"fmt ", 16, 1,
-                       channels, rate, (rate * 2 * channels) & 0xFFFFFFFF, 2 * channels, 16, b"data",
-                       data_size)
+                       channels, rate, bytes_per_second, 2 * channels, 16, b"data", data_size)
   return Tensor(np.array(header + samples.tobytes(), dtype=object))

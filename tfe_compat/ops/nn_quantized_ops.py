@@ -5,7 +5,7 @@ TF 1.15 has no CPU kernel for: it raises NotFoundError, as TF does).
 Each returns (output, output_min, output_max); see quantization_ops for the quantized
 tensors themselves.
 """
-# pylint: disable=redefined-builtin
+# pylint: disable=redefined-builtin,dangerous-default-value
 import collections
 
 import jax.numpy as jnp
@@ -128,7 +128,7 @@ def _conv(x, f, x_lo, x_hi, f_lo, f_hi, *, stride, padding):
 
 @export("nn.quantized_conv2d")
 def quantized_conv2d(input, filter, min_input, max_input, min_filter, max_filter, strides,
-                     padding, out_type=dtypes.qint32, dilations=[1, 1, 1, 1], name=None):  # pylint: disable=dangerous-default-value
+                     padding, out_type=dtypes.qint32, dilations=[1, 1, 1, 1], name=None):
   """2-D convolution of quint8 NHWC `input` with a quint8 HWIO `filter` to qint32."""
   op_name = "QuantizedConv2D"
   q, x_lo, x_hi = _inputs(input, min_input, max_input, op_name)

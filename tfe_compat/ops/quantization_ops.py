@@ -2,9 +2,13 @@
 quantize-and-dequantize, and quantize / dequantize / quantized_concat to TF's quantized
 dtypes (qint8, quint8, qint16, quint16, qint32).
 
-Arithmetic follows TF 1.15's kernels step by step in float32 (nudged ranges, rounding
-modes), so results are TF's bit for bit.
+Arithmetic follows TF's CPU kernels step by step in float32 (nudged ranges, rounding modes,
+casts), so results are TF's bit for bit; fake quantization computes its outputs as exact
+multiples of the scale, as TF 2's kernels do (TF 1.15 added the nudged minimum after
+rounding, which can differ in the last bit).
 """
+# TF's signatures: parameters named min, max, input shadow builtins.
+# pylint: disable=redefined-builtin
 import collections
 import functools
 
@@ -134,7 +138,7 @@ def _float32(value, param):
   return convert_to_tensor(value, dtypes.float32, name=param)
 
 
-def _args_attrs(min, max, num_bits, narrow_range, op_name):  # pylint: disable=redefined-builtin
+def _args_attrs(min, max, num_bits, narrow_range, op_name):
   lo, hi = float(min), float(max)
   if not lo < hi:
     raise invalid("min has to be smaller than max, was: %s >= %s"
@@ -144,7 +148,7 @@ def _args_attrs(min, max, num_bits, narrow_range, op_name):  # pylint: disable=r
   return dict(lo=lo, hi=hi, quant_min=quant_min, quant_max=quant_max)
 
 
-def _vars_inputs(inputs, min, max, num_bits, narrow_range, op_name, per_channel):  # pylint: disable=redefined-builtin
+def _vars_inputs(inputs, min, max, num_bits, narrow_range, op_name, per_channel):
   _check_num_bits(num_bits, op_name)
   inputs, lo, hi = _float32(inputs, "inputs"), _float32(min, "min"), _float32(max, "max")
   if per_channel:
@@ -162,7 +166,7 @@ def _vars_inputs(inputs, min, max, num_bits, narrow_range, op_name, per_channel)
 
 
 @export("quantization.fake_quant_with_min_max_args", "fake_quant_with_min_max_args")
-def fake_quant_with_min_max_args(inputs, min=-6, max=6, num_bits=8, narrow_range=False,  # pylint: disable=redefined-builtin
+def fake_quant_with_min_max_args(inputs, min=-6, max=6, num_bits=8, narrow_range=False,
                                  name=None):
   """`tf.quantization.fake_quant_with_min_max_args`: float32 `inputs` rounded to the
   2^num_bits levels of the nudged range [min, max] (values outside are clamped)."""
@@ -172,7 +176,7 @@ def fake_quant_with_min_max_args(inputs, min=-6, max=6, num_bits=8, narrow_range
 
 @export("quantization.fake_quant_with_min_max_args_gradient",
         "fake_quant_with_min_max_args_gradient")
-def fake_quant_with_min_max_args_gradient(gradients, inputs, min=-6, max=6, num_bits=8,  # pylint: disable=redefined-builtin
+def fake_quant_with_min_max_args_gradient(gradients, inputs, min=-6, max=6, num_bits=8,
                                           narrow_range=False, name=None):
   """`gradients` where `inputs` lie inside the nudged range, 0 elsewhere."""
   op_name = "FakeQuantWithMinMaxArgsGradient"
@@ -184,7 +188,7 @@ def fake_quant_with_min_max_args_gradient(gradients, inputs, min=-6, max=6, num_
 
 
 @export("quantization.fake_quant_with_min_max_vars", "fake_quant_with_min_max_vars")
-def fake_quant_with_min_max_vars(inputs, min, max, num_bits=8, narrow_range=False, name=None):  # pylint: disable=redefined-builtin
+def fake_quant_with_min_max_vars(inputs, min, max, num_bits=8, narrow_range=False, name=None):
   """`tf.quantization.fake_quant_with_min_max_vars`: as the `_args` version with scalar
   float32 tensors (e.g. Variables) as the range; differentiable in `min` and `max`."""
   inputs, lo, hi, (quant_min, quant_max) = _vars_inputs(
@@ -194,7 +198,7 @@ def fake_quant_with_min_max_vars(inputs, min, max, num_bits=8, narrow_range=Fals
 
 @export("quantization.fake_quant_with_min_max_vars_per_channel",
         "fake_quant_with_min_max_vars_per_channel")
-def fake_quant_with_min_max_vars_per_channel(inputs, min, max, num_bits=8,  # pylint: disable=redefined-builtin
+def fake_quant_with_min_max_vars_per_channel(inputs, min, max, num_bits=8,
                                              narrow_range=False, name=None):
   """Fake quantization with one range per channel (the last dimension of `inputs`)."""
   inputs, lo, hi, (quant_min, quant_max) = _vars_inputs(
@@ -210,7 +214,7 @@ _PerChannelGradient = collections.namedtuple(
     ["backprops_wrt_input", "backprop_wrt_min", "backprop_wrt_max"])
 
 
-def _vars_gradient(gradients, inputs, min, max, num_bits, narrow_range, op_name,  # pylint: disable=redefined-builtin
+def _vars_gradient(gradients, inputs, min, max, num_bits, narrow_range, op_name,
                    per_channel):
   inputs, lo, hi, (quant_min, quant_max) = _vars_inputs(inputs, min, max, num_bits,
                                                         narrow_range, op_name, per_channel)
@@ -223,7 +227,7 @@ def _vars_gradient(gradients, inputs, min, max, num_bits, narrow_range, op_name,
 
 @export("quantization.fake_quant_with_min_max_vars_gradient",
         "fake_quant_with_min_max_vars_gradient")
-def fake_quant_with_min_max_vars_gradient(gradients, inputs, min, max, num_bits=8,  # pylint: disable=redefined-builtin
+def fake_quant_with_min_max_vars_gradient(gradients, inputs, min, max, num_bits=8,
                                           narrow_range=False, name=None):
   """(backprops_wrt_input, backprop_wrt_min, backprop_wrt_max) of FakeQuantWithMinMaxVars."""
   return _VarsGradient(*_vars_gradient(gradients, inputs, min, max, num_bits, narrow_range,
@@ -232,7 +236,7 @@ def fake_quant_with_min_max_vars_gradient(gradients, inputs, min, max, num_bits=
 
 @export("quantization.fake_quant_with_min_max_vars_per_channel_gradient",
         "fake_quant_with_min_max_vars_per_channel_gradient")
-def fake_quant_with_min_max_vars_per_channel_gradient(gradients, inputs, min, max, num_bits=8,  # pylint: disable=redefined-builtin
+def fake_quant_with_min_max_vars_per_channel_gradient(gradients, inputs, min, max, num_bits=8,
                                                       narrow_range=False, name=None):
   """(backprops_wrt_input, backprop_wrt_min, backprop_wrt_max), the last two per channel."""
   return _PerChannelGradient(*_vars_gradient(
@@ -282,7 +286,7 @@ def _quantize_and_dequantize(x, input_min, input_max, *, signed_input, num_bits,
 
 
 @export("quantization.quantize_and_dequantize")
-def quantize_and_dequantize(input, input_min, input_max, signed_input=True, num_bits=8,  # pylint: disable=redefined-builtin
+def quantize_and_dequantize(input, input_min, input_max, signed_input=True, num_bits=8,
                             range_given=False, round_mode="HALF_TO_EVEN", name=None,
                             narrow_range=False):
   """`tf.quantization.quantize_and_dequantize`: `input` rounded to a num_bits grid over its
@@ -423,7 +427,7 @@ def _concrete(tensor):
 
 
 @export("quantization.quantize", "quantize")
-def quantize(input, min_range, max_range, T, mode="MIN_COMBINED",  # pylint: disable=redefined-builtin
+def quantize(input, min_range, max_range, T, mode="MIN_COMBINED",
              round_mode="HALF_AWAY_FROM_ZERO", name=None):
   """`tf.quantization.quantize`: float32 `input` quantized to the quantized dtype `T` over
   [min_range, max_range] (widened to include 0); returns (output, output_min, output_max)."""
@@ -444,7 +448,7 @@ def quantize(input, min_range, max_range, T, mode="MIN_COMBINED",  # pylint: dis
 
 
 @export("quantize_v2")
-def quantize_v2(input, min_range, max_range, T, mode="MIN_COMBINED", name=None,  # pylint: disable=redefined-builtin
+def quantize_v2(input, min_range, max_range, T, mode="MIN_COMBINED", name=None,
                 round_mode="HALF_AWAY_FROM_ZERO"):
   """`tf.quantize_v2` (deprecated): `tf.quantization.quantize` with `name` before
   `round_mode`."""
@@ -474,7 +478,7 @@ def _quantized_input(value, op_name):
 
 
 @export("quantization.dequantize", "dequantize")
-def dequantize(input, min_range, max_range, mode="MIN_COMBINED", name=None):  # pylint: disable=redefined-builtin
+def dequantize(input, min_range, max_range, mode="MIN_COMBINED", name=None):
   """`tf.quantization.dequantize`: float32 values of a quantized tensor over
   [min_range, max_range], in the `mode` it was quantized with."""
   q = _quantized_input(input, "Dequantize")

@@ -31,6 +31,15 @@ def fingerprint64_many(strings):
   return np.fromiter(map(fingerprint64, strings), np.uint64, len(strings))
 
 
+def fingerprint128_many(strings):
+  """FarmHash Fingerprint128 of each bytes object in `strings`: uint64 array [n, 2] of TF's
+  (low64, high64) halves (the `farmhash` package packs low64 into the upper 64 bits)."""
+  out = np.empty((len(strings), 2), np.uint64)
+  for i, value in enumerate(map(farmhash.Fingerprint128, strings)):
+    out[i] = value >> 64, value & _MASK
+  return out
+
+
 # ---- TF's legacy Hash64 (tensorflow/core/lib/hash/hash.cc) ----
 _LEGACY_SEED = 0xDECAFCAFFE
 _LEGACY_MUL = 0xc6a4a7935bd1e995

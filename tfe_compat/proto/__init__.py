@@ -9,6 +9,7 @@ to these classes' names in protobuf's default descriptor pool.
 from tensorboardX.proto import attr_value_pb2, event_pb2, graph_pb2, node_def_pb2, summary_pb2
 
 from tfe_compat.framework.api import export
+from tfe_compat.proto import cluster_pb2
 
 export("AttrValue")(attr_value_pb2.AttrValue)
 export("NameAttrList")(attr_value_pb2.NameAttrList)
@@ -18,6 +19,8 @@ export("LogMessage")(event_pb2.LogMessage)
 export("SessionLog", "summary.SessionLog")(event_pb2.SessionLog)
 export("summary.TaggedRunMetadata")(event_pb2.TaggedRunMetadata)
 export("summary.SummaryDescription")(summary_pb2.SummaryDescription)
+export("train.ClusterDef")(cluster_pb2.ClusterDef)
+export("train.JobDef")(cluster_pb2.JobDef)
 
 _PACKAGES = ("tfe_compat.", "tensorboardX.")
 

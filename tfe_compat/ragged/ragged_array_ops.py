@@ -8,7 +8,6 @@ import numpy as np
 from tfe_compat.framework import dispatch, dtypes
 from tfe_compat.framework.api import export
 from tfe_compat.framework.ops import convert_to_tensor
-from tfe_compat.framework.tensor import Tensor
 from tfe_compat.ops import array_ops, check_ops, slicing
 from tfe_compat.ragged.ragged_tensor import (RaggedTensor, convert_to_tensor_or_ragged_tensor,
                                              gather_rows, host, int_tensor, is_ragged,

@@ -272,13 +272,13 @@ class RaggedTensor:
       padding = convert_to_tensor(padding, tensor.dtype)
       padding.shape.assert_is_compatible_with(tensor.shape[2:])
       equal = np.equal(host(tensor), host(padding))
-      is_default = equal.reshape(nrows, ncols, -1).all(axis=2)
+      is_default = equal.reshape(nrows, ncols, int(np.prod(dims[2:]))).all(axis=2)
       lengths = np.max(np.where(is_default, 0, np.arange(1, ncols + 1)), axis=1,
                        initial=0)
     if lengths is None:
       return cls._from_splits(array_ops.reshape(tensor, (nrows * ncols,) + dims[2:]),
                               np.arange(nrows + 1) * ncols, row_splits_dtype)
-    lengths = np.clip(host(convert_to_tensor(lengths, row_splits_dtype)), 0, ncols)
+    lengths = np.clip(host(convert_to_tensor(lengths)).astype(np.int64), 0, ncols)
     if lengths.ndim != 1:
       raise ValueError("Shape %s must have rank 1" % (tensor_shape.TensorShape(lengths.shape),))
     keep = np.flatnonzero(np.arange(ncols) < lengths[:, None])
@@ -390,6 +390,13 @@ class RaggedTensor:
       lengths.append(rt.row_lengths())
       rt = rt.values
     return tuple(lengths)
+
+  def nested_value_rowids(self, name=None):
+    rowids, rt = [], self
+    while isinstance(rt, RaggedTensor):
+      rowids.append(rt.value_rowids())
+      rt = rt.values
+    return tuple(rowids)
 
   def bounding_shape(self, axis=None, name=None, out_type=None):
     """The smallest dense shape holding this tensor: [nrows, longest rows..., inner dims]."""

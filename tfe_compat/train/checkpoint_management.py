@@ -1,12 +1,17 @@
-"""`tf.train.CheckpointManager`: numbered checkpoints in a directory, old ones deleted."""
+"""`tf.train.CheckpointManager` (numbered checkpoints in a directory, old ones deleted) and
+TF's checkpoint-file helpers (`remove_checkpoint`, `get_checkpoint_mtimes`, ...)."""
 import collections
+import glob
 import os
+import re
 import time
 
 from tfe_compat.framework import dtypes
 from tfe_compat.framework import ops
 from tfe_compat.framework.api import export
 from tfe_compat.train import checkpoint_io
+
+_V2 = 2  # SaverDef.V2, the default checkpoint format version
 
 
 @export("train.CheckpointManager", "contrib.checkpoint.CheckpointManager")
@@ -89,3 +94,52 @@ class CheckpointManager:
     self._sweep()
     self._record_state()
     return path
+
+
+@export("train.generate_checkpoint_state_proto")
+def generate_checkpoint_state_proto(save_dir, model_checkpoint_path,
+                                    all_model_checkpoint_paths=None,
+                                    all_model_checkpoint_timestamps=None,
+                                    last_preserved_timestamp=None):
+  """A CheckpointState listing `model_checkpoint_path` last; with a relative `save_dir`,
+  relative paths are rewritten relative to it."""
+  paths = list(all_model_checkpoint_paths or [])
+  if not paths or paths[-1] != model_checkpoint_path:
+    paths.append(model_checkpoint_path)
+  if all_model_checkpoint_timestamps and len(all_model_checkpoint_timestamps) != len(paths):
+    raise ValueError("Checkpoint timestamps, if provided, must match checkpoint paths (got "
+                     "paths %s and timestamps %s)" % (paths, all_model_checkpoint_timestamps))
+  if not os.path.isabs(save_dir):
+    relative = lambda p: p if os.path.isabs(p) else os.path.relpath(p, save_dir)
+    model_checkpoint_path = relative(model_checkpoint_path)
+    paths = [relative(p) for p in paths]
+  return checkpoint_io.CheckpointState(model_checkpoint_path, paths,
+                                       all_model_checkpoint_timestamps or (),
+                                       last_preserved_timestamp or 0.0)
+
+
+@export("train.get_checkpoint_mtimes")
+def get_checkpoint_mtimes(checkpoint_prefixes):
+  """The modification times (seconds, TF's whole-second resolution) of the checkpoints that
+  exist among `checkpoint_prefixes` (their `.index` file, else the prefix itself)."""
+  mtimes = []
+  for prefix in checkpoint_prefixes:
+    for pattern in (prefix + ".index", prefix):
+      found = glob.glob(pattern)
+      if found:
+        mtimes.append(float(int(os.stat(found[0]).st_mtime)))
+        break
+  return mtimes
+
+
+@export("train.remove_checkpoint")
+def remove_checkpoint(checkpoint_prefix, checkpoint_format_version=_V2, meta_graph_suffix="meta"):
+  """Deletes the checkpoint `checkpoint_prefix` (its files and its MetaGraph file, if any)."""
+  meta_graph = re.sub(r"-[\d\?]+-of-\d+$", "", checkpoint_prefix) + "." + meta_graph_suffix
+  for path in glob.glob(meta_graph):
+    os.remove(path)
+  if checkpoint_format_version == _V2:
+    checkpoint_io.remove(checkpoint_prefix)
+  else:
+    for path in glob.glob(checkpoint_prefix):
+      os.remove(path)

@@ -104,7 +104,8 @@ class DynamicLossScale(LossScale):
     """Adjusts the scale from the gradients' finiteness; returns (None, all finite)."""
     grads = [ops.convert_to_tensor(g) for g in grads if g is not None]
     scale, good, finite = _dynamic_update(
-        self.current_loss_scale, self.good_steps, *grads, period=self._increment_period,
+        self.current_loss_scale.read_value(), self.good_steps.read_value(), *grads,
+        period=self._increment_period,
         multiplier=self._multiplier)
     self.current_loss_scale.assign(scale)
     self.good_steps.assign(good)

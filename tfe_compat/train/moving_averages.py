@@ -62,4 +62,4 @@ class ExponentialMovingAverage:
     """{shadow name: variable} for `moving_avg_variables` (default: those averaged)."""
     if moving_avg_variables is None:
       moving_avg_variables = [var for var, _ in self._averages.values()]
-    return {self.average_name(v): v for v in set(moving_avg_variables)}
+    return {self.average_name(v): v for v in moving_avg_variables}

@@ -9,10 +9,17 @@ attributes on every apply, as TF1's `_prepare` does. A subclass that implements
 `_resource_apply_dense` (and `_create_slots`, `_prepare`, `_finish`) is run variable by
 variable instead, with TF1's slot helpers.
 """
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from tfe_compat import state_ops
 from tfe_compat import variable_scope as vs
 from tfe_compat import variables
 from tfe_compat.eager.tape import GradientTape
 from tfe_compat.framework import dtypes
+from tfe_compat.framework import errors
+from tfe_compat.framework import ops
 from tfe_compat.framework import tensor_shape
 from tfe_compat.framework.api import export
 from tfe_compat.framework.tensor import Tensor
@@ -402,3 +409,89 @@ class ProximalAdagradOptimizer(Optimizer):
     self._initial_accumulator_value = initial_accumulator_value
     self._l1_regularization_strength = l1_regularization_strength
     self._l2_regularization_strength = l2_regularization_strength
+
+
+def _is_indexed_slices(grad):
+  return hasattr(grad, "indices") and hasattr(grad, "values") and hasattr(grad, "dense_shape")
+
+
+@export("train.AdagradDAOptimizer")
+class AdagradDAOptimizer(Optimizer):
+  """Adagrad dual averaging: `global_step` (an int64 Variable) is the T of TF's closed form.
+
+  IndexedSlices gradients update only their rows (TF's sparse kernel, duplicates summed);
+  their indices must be concrete (not inside `tf.function`).
+  """
+
+  _rule = update_rules.adagrad_da
+  _op_name = "ResourceApplyAdagradDA"
+  _hyper_attributes = {"learning_rate": "_learning_rate", "l1": "_l1_regularization_strength",
+                       "l2": "_l2_regularization_strength",
+                       "initial_gradient_squared_accumulator_value":
+                           "_initial_gradient_squared_accumulator_value"}
+
+  def __init__(self, learning_rate, global_step, initial_gradient_squared_accumulator_value=0.1,
+               l1_regularization_strength=0.0, l2_regularization_strength=0.0,
+               use_locking=False, name="AdagradDA"):
+    if initial_gradient_squared_accumulator_value <= 0.0:
+      raise ValueError("initial_gradient_squared_accumulator_value must be positive: %s"
+                       % initial_gradient_squared_accumulator_value)
+    super().__init__(use_locking, name)
+    self._learning_rate = learning_rate
+    self._initial_gradient_squared_accumulator_value = initial_gradient_squared_accumulator_value
+    self._l1_regularization_strength = l1_regularization_strength
+    self._l2_regularization_strength = l2_regularization_strength
+    self._global_step = global_step
+
+  def _hyper_arrays(self, op_name=None, input_index=7):
+    """The hyperparameters and TF's `global_step + 1` (it must be int64, as the kernel's)."""
+    step = ops.convert_to_tensor(self._global_step)
+    if step.dtype is not dtypes.int64:
+      op_name = op_name or self._op_name
+      raise errors.invalid_argument(
+          "cannot compute %s as input #%d(zero-based) was expected to be a int64 tensor but "
+          "is a %s tensor [Op:%s]" % (op_name, input_index, ops.tf_type_name(step.dtype),
+                                      op_name))
+    return dict(super()._hyper_arrays(), global_step=step._value + 1)
+
+  def apply_gradients(self, grads_and_vars, global_step=None, name=None):
+    grads_and_vars = tuple(grads_and_vars)
+    sparse = [(g, v) for g, v in grads_and_vars if _is_indexed_slices(g)]
+    if not sparse:
+      return super().apply_gradients(grads_and_vars, global_step, name)
+    self._apply_sparse(sparse)
+    dense = [(g, v) for g, v in grads_and_vars if g is not None and not _is_indexed_slices(g)]
+    if dense:
+      return super().apply_gradients(dense, global_step, name)
+    if global_step is not None:
+      optimizer_base.increment(global_step)
+    return None
+
+  def _apply_sparse(self, pairs):
+    """ResourceSparseApplyAdagradDA on each (IndexedSlices, variable) pair."""
+    hyper = self._hyper_arrays("ResourceSparseApplyAdagradDA", 8)
+    self._create_rule_state([v for _, v in pairs], lambda: update_rules.adagrad_da(hyper))
+    for grad, var in pairs:
+      values = ops.convert_to_tensor(grad.values, dtype=var.dtype)._value
+      indices = np.asarray(ops.convert_to_tensor(grad.indices)._value)
+      unique, first, inverse = np.unique(indices, return_index=True, return_inverse=True)
+      order = np.argsort(first, kind="stable")  # tf.unique's order: first occurrence
+      unique, position = unique[order], np.argsort(order)[inverse.reshape(-1)]
+      rows = var._shape_tuple()[0] if var._shape_tuple() else 0
+      bad = np.flatnonzero((unique < 0) | (unique >= rows))
+      if bad.size:
+        raise errors.invalid_argument("Index %d at offset %d in indices is out of range"
+                                      % (unique[bad[0]], bad[0]))
+      slots = [self._slot_for(var, n)
+               for n in ("gradient_accumulator", "gradient_squared_accumulator")]
+      new = _sparse_adagrad_da(hyper, state_ops.read(var)._value,
+                               *[state_ops.read(s)._value for s in slots], values,
+                               jnp.asarray(position), jnp.asarray(unique))
+      for target, value in zip([var] + slots, new):
+        state_ops.write(target, value)
+
+
+@jax.jit
+def _sparse_adagrad_da(hyper, var, g_acc, gg_acc, values, position, unique):
+  summed = jnp.zeros((unique.shape[0],) + values.shape[1:], values.dtype).at[position].add(values)
+  return update_rules.sparse_adagrad_da(hyper, var, g_acc, gg_acc, summed, unique)

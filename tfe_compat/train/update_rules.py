@@ -202,6 +202,54 @@ def proximal_adagrad(hyper):
   return _transformation(init, per_variable, ("accumulator",))
 
 
+def adagrad_da(hyper):
+  """ApplyAdagradDA: the accumulators sum grad and grad^2; var is their closed form at step
+  T = `global_step` (TF passes the step before its increment, plus one):
+  var = -lr * sign(g) * max(|g| - T * l1, 0) / (l2 * T * lr + sqrt(gg)) (no max when l1 = 0)."""
+  def per_variable(g, p, slots, state):
+    lr, l1, l2 = _cast(hyper, p.dtype, "learning_rate", "l1", "l2")
+    step = hyper["global_step"].astype(jnp.float32).astype(p.dtype)
+    g_acc, gg_acc = slots[0] + g, slots[1] + g * g
+    denominator = l2 * (step * lr) + jnp.sqrt(gg_acc)
+    shrunk = lr * -1 * jnp.sign(g_acc) * jnp.maximum(jnp.abs(g_acc) - step * l1, 0)
+    return jnp.where(l1 > 0, shrunk, lr * g_acc * -1) / denominator, (g_acc, gg_acc)
+
+  def init(params):
+    return {"gradient_accumulator": _zeros(params),
+            "gradient_squared_accumulator": _filled(
+                params, hyper["initial_gradient_squared_accumulator_value"])}
+  return _transformation(init, per_variable,
+                         ("gradient_accumulator", "gradient_squared_accumulator"))
+
+
+def sparse_adagrad_da(hyper, var, g_acc, gg_acc, grad, indices):
+  """SparseApplyAdagradDA on the rows `indices` (unique) of `var` and its accumulators:
+  (new var, new g_acc, new gg_acc). TF's kernel computes a row of one element in double
+  precision and wider rows in the variable's dtype, with the formula rearranged."""
+  lr, l1, l2 = _cast(hyper, var.dtype, "learning_rate", "l1", "l2")
+  step = hyper["global_step"]
+  ga_rows, gg_rows = g_acc[indices], gg_acc[indices]
+  if var.size == var.shape[0]:  # inner dimension 1
+    wide = jnp.float64
+    g = grad.astype(wide)
+    ga = (ga_rows.astype(wide) + g).astype(var.dtype)
+    gg = (gg_rows.astype(wide) + g * g).astype(var.dtype)
+    lr, l1, l2 = lr.astype(wide), l1.astype(wide), l2.astype(wide)
+    step = step.astype(wide)
+    denominator = step * l2 * lr + jnp.sqrt(gg).astype(wide)
+    shrunk = jnp.sign(-ga).astype(wide) * lr * jnp.maximum(
+        jnp.abs(ga).astype(wide) - step * l1, 0.0)
+    rows = jnp.where(l1 > 0, shrunk, -ga.astype(wide) * lr) / denominator
+  else:
+    step = step.astype(var.dtype)
+    ga, gg = ga_rows + grad, gg_rows + grad * grad
+    denominator = l2 + jnp.sqrt(gg) / (step * lr)
+    shrunk = -1 * jnp.sign(ga) * jnp.maximum(jnp.abs(ga) / step - l1, 0)
+    rows = jnp.where(l1 > 0, shrunk, -1 * (ga / step)) / denominator
+  return (var.at[indices].set(rows.astype(var.dtype)), g_acc.at[indices].set(ga),
+          gg_acc.at[indices].set(gg))
+
+
 # ---- tf.keras (OptimizerV2) rules: `iterations` is the step count before this update ----
 def _keras_lr(hyper, dtype, decayed=True):
   lr, = _cast(hyper, dtype, "learning_rate")

@@ -7,7 +7,6 @@ lists them, shared layers count once, and later `.append`s are seen.
 import functools
 import inspect
 import re
-import weakref
 
 import jax
 import numpy as np
@@ -16,6 +15,7 @@ from tfe_compat import variables as variables_lib
 from tfe_compat.framework import context
 from tfe_compat.framework import dtypes
 from tfe_compat.framework import ops
+from tfe_compat.framework import tensor as tensor_lib
 from tfe_compat.framework import tensor_shape
 from tfe_compat.framework.api import export
 from tfe_compat.framework.trackable import Trackable
@@ -23,6 +23,7 @@ from tfe_compat.framework.tensor import Tensor
 from tfe_compat.keras import backend
 from tfe_compat.keras import constraints
 from tfe_compat.keras import initializers
+from tfe_compat.keras import mixed_precision
 from tfe_compat.keras import regularizers
 from tfe_compat.keras.engine import keras_tensor
 from tfe_compat.ops.matmul_cast_ops import cast
@@ -118,7 +119,14 @@ class Layer(Trackable):
       raise TypeError("Keyword argument not understood:", sorted(unknown)[0])
     self._trainable = trainable
     self.built = False
-    self._dtype = None if dtype is None else dtypes.as_dtype(dtype)
+    self._dtype_policy = mixed_precision.layer_policy(dtype)
+    if self._dtype_policy is None:
+      self._dtype = None if dtype is None else dtypes.as_dtype(dtype)
+      self._autocast_dtype = None
+    else:  # variables in the variable dtype, computation in the compute dtype
+      policy = self._dtype_policy
+      self._dtype = policy.variable_dtype and dtypes.as_dtype(policy.variable_dtype)
+      self._autocast_dtype = policy.compute_dtype and dtypes.as_dtype(policy.compute_dtype)
     self._name = name or backend.unique_object_name(to_snake_case(type(self).__name__))
     self._own_losses = []        # tensors and zero-argument callables from add_loss
     self._own_weights = []       # variables created by add_weight, in creation order
@@ -262,6 +270,7 @@ class Layer(Trackable):
                  trainable=None, constraint=None, partitioner=None, use_resource=None,
                  synchronization=None, aggregation=None, **kwargs):
     """Creates a weight Variable named `<scope>/<name>:0` and tracks it."""
+    autocast = kwargs.pop("experimental_autocast", True) and self._autocast_dtype is not None
     dtype = dtypes.as_dtype(dtype or self.dtype)
     if initializer is None:
       initializer = "glorot_uniform" if dtype.is_floating else "zeros"
@@ -271,6 +280,8 @@ class Layer(Trackable):
     variable = variables_lib.Variable(
         lambda: initializer(shape, dtype=dtype), name=name, dtype=dtype,
         trainable=trainable, constraint=constraints.get(constraint))
+    if autocast and dtype.is_floating and dtype is not self._autocast_dtype:
+      variable = mixed_precision.make_autocast(variable)
     self._own_weights.append(variable)
     if regularizer is not None:
       regularizer = regularizers.get(regularizer)
@@ -336,7 +347,13 @@ class Layer(Trackable):
     self._checked_shapes = shapes
 
   def __call__(self, inputs, *args, **kwargs):
-    dtype = self._dtype or dtypes.as_dtype(backend.floatx())
+    if self._autocast_dtype is not None:
+      with mixed_precision.autocast(self._autocast_dtype):
+        return self._call_in_dtype(self._autocast_dtype, inputs, *args, **kwargs)
+    return self._call_in_dtype(self._dtype or dtypes.as_dtype(backend.floatx()), inputs, *args,
+                               **kwargs)
+
+  def _call_in_dtype(self, dtype, inputs, *args, **kwargs):
     if type(inputs) is Tensor:  # the common case, without tree walks
       if inputs._value.dtype != dtype._np and inputs.dtype.is_floating:
         inputs = cast(inputs, dtype)
@@ -400,6 +417,8 @@ class Layer(Trackable):
     """{name, trainable, dtype (, batch_input_shape)}; as in TF, a layer whose `__init__`
     takes more arguments must override this."""
     config = {"name": self.name, "trainable": self.trainable, "dtype": self.dtype}
+    if self._dtype_policy is not None and self._dtype_policy.should_cast_variables:
+      config["dtype"] = {"class_name": "Policy", "config": self._dtype_policy.get_config()}
     if hasattr(self, "_batch_input_shape"):
       config["batch_input_shape"] = self._batch_input_shape
     if type(self).get_config is Layer.get_config:
@@ -417,7 +436,7 @@ class Layer(Trackable):
     return "<%s.%s object at %s>" % (type(self).__module__, type(self).__name__, hex(id(self)))
 
 
-_masks = weakref.WeakKeyDictionary()  # output Tensor -> its Keras mask (Keras's _keras_mask)
+_masks = tensor_lib.WeakIdentityMap()  # output Tensor -> its Keras mask (Keras's _keras_mask)
 
 
 def _mask_of(inputs):

@@ -84,8 +84,11 @@ def _output_specs(layer, inputs, args, kwargs):
     return jax.tree_util.tree_map(lambda t: t._value, out,
                                   is_leaf=lambda t: isinstance(t, Tensor))
 
+  compute = getattr(layer, "_autocast_dtype", None)  # a mixed policy casts floating inputs
+
   def trace(fill):
-    specs = [jax.ShapeDtypeStruct(_placeholder_shapes(x.shape, fill), x.dtype.as_numpy_dtype)
+    specs = [jax.ShapeDtypeStruct(_placeholder_shapes(x.shape, fill), (
+        compute if compute is not None and x.dtype.is_floating else x.dtype).as_numpy_dtype)
              if _is_symbolic(x) else None for x in leaves]
     return jax.eval_shape(run, specs)
 

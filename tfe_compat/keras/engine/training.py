@@ -253,7 +253,8 @@ class Model(Network):
         sample_weight_mode, (list, dict)):
       raise ValueError('"sample_weight_mode" should be None or "temporal". Found: '
                        + str(sample_weight_mode))
-    self.optimizer = keras_optimizers.get(optimizer)
+    self.optimizer = ([keras_optimizers.get(o) for o in optimizer]
+                      if isinstance(optimizer, (list, tuple)) else keras_optimizers.get(optimizer))
     self.loss = loss or {}
     self.loss_weights = loss_weights
     self.sample_weight_mode = sample_weight_mode
@@ -316,11 +317,19 @@ class Model(Network):
     with GradientTape() as tape:
       outputs = self._prepare_outputs(self(x, training=True))
       total_loss, output_losses = self._compiled.compute_loss(self, outputs, y, sample_weight)
-    variables = self.trainable_weights
-    gradients = tape.gradient(total_loss, variables)
-    self.optimizer.apply_gradients(list(zip(gradients, variables)))
+      scaled_loss = (self.optimizer.get_scaled_loss(total_loss)  # a LossScaleOptimizer
+                     if hasattr(self.optimizer, "get_scaled_loss") else total_loss)
+    self._backwards(tape, scaled_loss)
     return [total_loss] + self._compiled.update_metrics(outputs, y, sample_weight,
                                                         output_losses)
+
+  def _backwards(self, tape, loss):
+    """Gradients of `loss` (unscaled for a LossScaleOptimizer), applied by the optimizer."""
+    variables = self.trainable_weights
+    gradients = tape.gradient(loss, variables)
+    if hasattr(self.optimizer, "get_unscaled_gradients"):
+      gradients = self.optimizer.get_unscaled_gradients(gradients)
+    self.optimizer.apply_gradients(list(zip(gradients, variables)))
 
   def _test_step(self, x, y, sample_weight):
     outputs = self._prepare_outputs(self(x, training=False))
