@@ -116,6 +116,9 @@ def test_conversion_with_dtype():
     tf.constant(1.0, dtype=tf.int32)
   with pytest.raises(TypeError, match="Cannot convert 1 to EagerTensor of dtype bool"):
     tf.constant(1, dtype=tf.bool)
+  with pytest.raises(TypeError, match=r"Cannot convert \[1, 0, 1\] to EagerTensor of dtype bool"):
+    tf.convert_to_tensor([1, 0, 1], tf.bool)
+  assert tf.constant([[True], [False]], tf.bool).numpy().tolist() == [[True], [False]]
   with pytest.raises(TypeError, match=r"Cannot convert \[1, 2\] to EagerTensor of dtype string"):
     tf.constant([1, 2], dtype=tf.string)
   with pytest.raises(ValueError, match="Can't convert non-rectangular Python sequence"):

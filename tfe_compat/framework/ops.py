@@ -256,7 +256,8 @@ def _to_numpy(value, dtype):
       _check_leaves(np.array(value, dtype=object))
     if (dtype.is_integer or dtype.is_bool) and _has_floats(value):
       raise TypeError("Cannot convert %r to EagerTensor of dtype %s" % (value, dtype.name))
-    if dtype.is_bool and not isinstance(value, (bool, list, tuple)):
+    if dtype.is_bool and (not isinstance(value, (bool, list, tuple)) or (
+        array.size and array.dtype != np.bool_)):
       raise TypeError("Cannot convert %r to EagerTensor of dtype %s" % (value, dtype.name))
     if array.dtype.kind in "OSU":
       raise TypeError("Cannot convert %r to EagerTensor of dtype %s" % (value, dtype.name))
