@@ -79,6 +79,32 @@ def get_strategy():
   return _stack.entries[-1][0] if _stack.entries else _DEFAULT_STRATEGY
 
 
+@export("distribute.experimental_set_strategy")
+def experimental_set_strategy(strategy):
+  """Makes `strategy` current as `with strategy.scope():` would, until the next call
+  (None: no strategy). RuntimeError inside a strategy's scope."""
+  old_scope = _global_scope[0]
+  if old_scope is not None:
+    old_scope.__exit__(None, None, None)
+    _global_scope[0] = None
+  if has_strategy():
+    raise RuntimeError("Must not be called inside a `tf.distribute.Strategy` scope.")
+  if strategy is not None:
+    new_scope = strategy.scope()
+    new_scope.__enter__()
+    _global_scope[0] = new_scope
+
+
+_global_scope = [None]  # the scope experimental_set_strategy entered
+
+
+@export("distribute.get_loss_reduction")
+def get_loss_reduction():
+  """ReduceOp.SUM: TF answers the last loss reduction only inside an Estimator's scaling
+  context (no Estimator here); everywhere else the optimizer need not scale the loss."""
+  return ReduceOp.SUM
+
+
 @export("distribute.has_strategy")
 def has_strategy():
   return get_strategy() is not _DEFAULT_STRATEGY
@@ -277,6 +303,7 @@ class ReplicaContext:
         is_leaf=_is_per_replica), self._marks, "mirrored")
 
 
+@export("distribute.StrategyExtended")
 class StrategyExtended:
   """`strategy.extended`: devices and the cross-replica update helpers."""
 
@@ -325,6 +352,12 @@ class StrategyExtended:
 
   def update_non_slot(self, colocate_with, fn, args=(), kwargs=None, group=True):
     return fn(*unwrap_global(tuple(args)), **unwrap_global(dict(kwargs or {})))
+
+
+@export("distribute.InputReplicationMode")
+class InputReplicationMode(enum.Enum):
+  """How an input function is replicated: PER_WORKER, one input pipeline per worker."""
+  PER_WORKER = "PER_WORKER"
 
 
 @export("distribute.InputContext")

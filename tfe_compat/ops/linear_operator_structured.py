@@ -249,7 +249,7 @@ class LinearOperatorLowRankUpdate(LinearOperator):
                if p is not None]
     super().__init__(dtype, parents, is_non_singular, is_self_adjoint, is_positive_definite,
                      is_square, name)
-    rank = self._u.shape[-1]
+    rank = self._u.shape.dims[-1]
     if self._diag_update is None:
       self._diag_operator = LinearOperatorIdentity(rank.value, dtype=dtype)
       self._diag_inv_operator = self._diag_operator
@@ -261,8 +261,8 @@ class LinearOperatorLowRankUpdate(LinearOperator):
                                                    is_self_adjoint=True,
                                                    is_positive_definite=is_diag_update_positive)
       rank.assert_is_compatible_with(self._diag_update.shape[-1])
-    base_operator.shape[-2].assert_is_compatible_with(self._u.shape[-2])
-    base_operator.shape[-1].assert_is_compatible_with(self._v.shape[-2])
+    tensor_shape.dimension_at_index(base_operator.shape, -2).assert_is_compatible_with(self._u.shape[-2])
+    tensor_shape.dimension_at_index(base_operator.shape, -1).assert_is_compatible_with(self._v.shape[-2])
     rank.assert_is_compatible_with(self._v.shape[-1])
 
   base_operator = property(lambda self: self._base_operator)
@@ -464,7 +464,7 @@ class LinearOperatorToeplitz(LinearOperator):
     self._col = ops.convert_to_tensor(col)
     self._row = ops.convert_to_tensor(row, dtype=self._col.dtype)
     _check_dtype(self._col, "col")
-    if self._col.shape[-1].value != self._row.shape[-1].value:
+    if self._col.shape.dims[-1].value != self._row.shape.dims[-1].value:
       raise ValueError("Expected square matrix, got row and col with mismatched dimensions.")
     if is_square is False:
       raise ValueError("Only square Toeplitz operators currently supported.")
@@ -484,7 +484,7 @@ class LinearOperatorToeplitz(LinearOperator):
 
   def _to_dense(self):
     batch = self.batch_shape.as_list()
-    n = self._col.shape[-1].value
+    n = self._col.shape.dims[-1].value
     col = self._col + A.zeros(batch + [n], dtype=self.dtype)
     row = self._row + A.zeros(batch + [n], dtype=self.dtype)
     values = A.concat([A.reverse(row[..., 1:], [-1]), col], axis=-1)

@@ -314,7 +314,7 @@ def ngrams(data, ngram_width, separator=" ", pad_values=None, padding_width=None
     if value.shape.ndims == 0:
       raise ValueError("Data must have rank>0")
     if value.shape.ndims == 1:
-      return ngrams(RaggedTensor.from_row_splits(value, [0, value.shape[0].value]), ngram_width,
+      return ngrams(RaggedTensor.from_row_splits(value, [0, value.shape.dims[0].value]), ngram_width,
                     separator, pad_values, padding_width, preserve_short_sequences)[0]
     dense = tuple(value._value.shape[:-1])
     result = ngrams(RaggedTensor.from_tensor(value, ragged_rank=value.shape.ndims - 1),

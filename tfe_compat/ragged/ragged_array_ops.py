@@ -308,9 +308,9 @@ def map_flat_values(op, *args, **kwargs):
   splits_dtype(ragged)
   assert_splits_match([nested_splits_np(rt) for rt in ragged])
   result = op(*inner_args, **inner_kwargs)
-  expected = ragged[0].flat_values.shape[0].value
+  expected = ragged[0].flat_values.shape.dims[0].value
   result = convert_to_tensor(result)
-  if result.shape.ndims == 0 or result.shape[0].value != expected:
+  if result.shape.ndims == 0 or result.shape.dims[0].value != expected:
     raise ValueError("tf.ragged.map_flat_values requires that the output of `op` have the same "
                      "outer-dimension size as flat_values of any ragged inputs. (output shape: "
                      "%s; expected outer dimension size: %s)" % (result.shape, expected))

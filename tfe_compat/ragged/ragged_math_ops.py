@@ -26,7 +26,7 @@ def row_splits_to_segment_ids(splits, name=None, out_type=None):
   if splits.dtype not in (dtypes.int32, dtypes.int64):
     raise ValueError("splits must have dtype int32 or int64")
   splits.shape.assert_has_rank(1)
-  if splits.shape[0].value == 0:
+  if splits.shape.dims[0].value == 0:
     raise ValueError("Invalid row_splits: []")
   out_type = splits.dtype if out_type is None else dtypes.as_dtype(out_type)
   splits_np = host(splits)

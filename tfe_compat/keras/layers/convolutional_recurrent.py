@@ -216,7 +216,7 @@ class ConvLSTM2D(Layer):
                                 regularizer=self.bias_regularizer,
                                 constraint=self.bias_constraint) if self.use_bias else None
     if self.stateful:
-      if input_shape[0].value is None:
+      if input_shape.dims[0].value is None:
         raise ValueError("If a RNN is stateful, it needs to know its batch size. Specify the "
                          "batch size of your input tensors: \n- If using a Sequential model, "
                          "specify the batch size by passing a `batch_input_shape` argument to "
