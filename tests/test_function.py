@@ -287,3 +287,13 @@ def test_variables_with_random_initializers_do_not_make_calls_draw_from_the_glob
   assert stream(0) == stream(3)
   noisy = tfe.defun(lambda: tf.random_uniform([]))
   assert len({float(noisy()) for _ in range(4)}) == 4  # functions that draw still do
+
+
+def test_slice_bounds_computed_from_values_run_eagerly_with_a_warning():
+  f = tf.function(lambda x: x[:tf.reduce_sum(x[:2])])
+  with pytest.warns(UserWarning, match="Slice bounds inside a traced function"):
+    assert f(tf.constant([1, 1, 6])).numpy().tolist() == [1, 1]  # the eager first call
+    assert f(tf.constant([1, 0, 6])).numpy().tolist() == [1]  # traced: falls back
+  mapped = tf.data.Dataset.from_tensor_slices([[1, 0, 3], [1, 1, 6]]).map(
+      lambda x: x[:tf.reduce_sum(x[:2])])
+  assert [e.numpy().tolist() for e in mapped] == [[1], [1, 1]]

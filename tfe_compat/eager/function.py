@@ -210,7 +210,7 @@ class ConcreteFunction:
         outputs, new_values = self._compiled(values, tensor_args)
     except (jax.errors.ConcretizationTypeError, jax.errors.TracerBoolConversionError,
             jax.errors.TracerIntegerConversionError, jax.errors.TracerArrayConversionError,
-            _Retry) as e:
+            context.NotTraceable, _Retry) as e:
       self._fall_back(e)
       return self._fn(*args, **kwargs)
     except NotImplementedError as e:
@@ -241,6 +241,11 @@ class ConcreteFunction:
     if not self._warn:
       return
     where = _user_frame(error)
+    if isinstance(error, context.NotTraceable):
+      warnings.warn("tf.function-decorated function %r cannot be compiled: at %s, %s. It will "
+                    "run eagerly (correct, but not compiled)." % (self._name, where, error),
+                    stacklevel=4)
+      return
     warnings.warn(
         "tf.function-decorated function %r cannot be compiled: %s uses Python control flow "
         "(or a conversion) on a Tensor value, or assigns a variable inside tf.cond, which "

@@ -13,6 +13,11 @@ import numpy as np
 from tfe_compat.framework.api import export
 
 
+class NotTraceable(TypeError):
+  """An op that needs concrete values met traced ones (e.g. a slice bound computed inside a
+  compiled function): compiled callers (tf.function, tf.data maps) then run eagerly."""
+
+
 class _ThreadState(threading.local):
   def __init__(self):
     super().__init__()

@@ -15,6 +15,7 @@ import jax.numpy as jnp
 import numpy as np
 
 # pylint: disable=redefined-builtin
+from tfe_compat.framework import context
 from tfe_compat.framework import dtypes
 from tfe_compat.framework import tensor_shape
 from tfe_compat.framework.api import export
@@ -185,8 +186,8 @@ def _slice_helper(tensor, slice_spec):
         shrink_axis_mask |= bit
       begin.append(index), end.append(index + 1), strides.append(1)
   if any(isinstance(v, Tensor) for v in begin + end + strides):
-    raise TypeError("Slice bounds inside a traced function must be Python ints or concrete "
-                    "tensors (JAX needs static slice sizes)")
+    raise context.NotTraceable("Slice bounds inside a traced function must be Python ints or "
+                               "concrete tensors (JAX needs static slice sizes)")
   tensor = convert_to_tensor(tensor)
   if not traced:
     return _apply_plan(tensor, _plan(tuple(tensor._value.shape), tuple(begin), tuple(end),
