@@ -200,7 +200,7 @@ class TFConfigClusterResolver(ClusterResolver):
 
   @property
   def task_id(self):
-    if self._task_type is None:  # TF 1.15 tests the task type here
+    if self._task_id is None:  # (TF 1.15 tested the task type here, a bug TF fixed)
       task_info = _tf_config("task", {})
       return int(task_info["index"]) if "index" in task_info else None
     return int(self._task_id)
@@ -241,7 +241,8 @@ class TFConfigClusterResolver(ClusterResolver):
       return ""
     task_type = task_type if task_type is not None else self.task_type
     task_id = task_id if task_id is not None else self.task_id
-    return format_master_url(cluster_spec.task_address(task_type, task_id), self.rpc_layer)
+    rpc_layer = rpc_layer if rpc_layer is not None else self.rpc_layer  # (1.15 ignored it)
+    return format_master_url(cluster_spec.task_address(task_type, task_id), rpc_layer)
 
 
 @export("distribute.cluster_resolver.SlurmClusterResolver")

@@ -182,7 +182,8 @@ class LinearOperator(metaclass=abc.ABCMeta):
       left.domain_dimension.assert_is_compatible_with(right.range_dimension)
       return _compose(left, right)
     x = self._convert(x)
-    tensor_shape.dimension_at_index(self.shape, -2 if adjoint else -1).assert_is_compatible_with(x.shape[-1 if adjoint_arg else -2])
+    self.shape.dims[-2 if adjoint else -1].assert_is_compatible_with(
+        x.shape[-1 if adjoint_arg else -2])
     return self._matmul(x, adjoint=adjoint, adjoint_arg=adjoint_arg)
 
   def __matmul__(self, other):
@@ -190,7 +191,7 @@ class LinearOperator(metaclass=abc.ABCMeta):
 
   def matvec(self, x, adjoint=False, name="matvec"):
     x = self._convert(x)
-    tensor_shape.dimension_at_index(self.shape, -2 if adjoint else -1).assert_is_compatible_with(x.shape[-1])
+    self.shape.dims[-2 if adjoint else -1].assert_is_compatible_with(x.shape[-1])
     return self._matvec(x, adjoint=adjoint)
 
   def _matvec(self, x, adjoint=False):
@@ -204,7 +205,7 @@ class LinearOperator(metaclass=abc.ABCMeta):
       left.range_dimension.assert_is_compatible_with(right.range_dimension)
       return _compose(left.inverse(), right)
     rhs = self._convert(rhs)
-    tensor_shape.dimension_at_index(self.shape, -1 if adjoint else -2).assert_is_compatible_with(
+    self.shape.dims[-1 if adjoint else -2].assert_is_compatible_with(
         rhs.shape[-1 if adjoint_arg else -2])
     return self._solve(rhs, adjoint=adjoint, adjoint_arg=adjoint_arg)
 
@@ -217,7 +218,7 @@ class LinearOperator(metaclass=abc.ABCMeta):
   def solvevec(self, rhs, adjoint=False, name="solve"):
     self._require_solvable()
     rhs = self._convert(rhs)
-    tensor_shape.dimension_at_index(self.shape, -1 if adjoint else -2).assert_is_compatible_with(rhs.shape[-1])
+    self.shape.dims[-1 if adjoint else -2].assert_is_compatible_with(rhs.shape[-1])
     return self._solvevec(rhs, adjoint=adjoint)
 
   def _solvevec(self, rhs, adjoint=False):

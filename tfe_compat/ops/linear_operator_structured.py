@@ -261,8 +261,8 @@ class LinearOperatorLowRankUpdate(LinearOperator):
                                                    is_self_adjoint=True,
                                                    is_positive_definite=is_diag_update_positive)
       rank.assert_is_compatible_with(self._diag_update.shape[-1])
-    tensor_shape.dimension_at_index(base_operator.shape, -2).assert_is_compatible_with(self._u.shape[-2])
-    tensor_shape.dimension_at_index(base_operator.shape, -1).assert_is_compatible_with(self._v.shape[-2])
+    base_operator.shape.dims[-2].assert_is_compatible_with(self._u.shape[-2])
+    base_operator.shape.dims[-1].assert_is_compatible_with(self._v.shape[-2])
     rank.assert_is_compatible_with(self._v.shape[-1])
 
   base_operator = property(lambda self: self._base_operator)

@@ -8,6 +8,7 @@ tensors themselves.
 # pylint: disable=redefined-builtin,dangerous-default-value
 import collections
 
+import jax
 import jax.numpy as jnp
 import numpy as np
 from jax import lax
@@ -118,9 +119,11 @@ def _conv(x, f, x_lo, x_hi, f_lo, f_hi, *, stride, padding):
   x_lo, x_hi, f_lo, f_hi = (b.reshape(-1)[0] for b in (x_lo, x_hi, f_lo, f_hi))
   xs = x.astype(jnp.int32) - _zero_point(x_lo, x_hi, x.dtype)
   fs = f.astype(jnp.int32) - _zero_point(f_lo, f_hi, f.dtype)
-  out = lax.conv_general_dilated(xs, fs, (stride, stride), padding,
+  # cuDNN has no int32 convolution: on GPUs the sums are exact in float64 instead
+  wide = jnp.float64 if jax.default_backend() == "gpu" else jnp.int32
+  out = lax.conv_general_dilated(xs.astype(wide), fs.astype(wide), (stride, stride), padding,
                                  dimension_numbers=("NHWC", "HWIO", "NHWC"),
-                                 preferred_element_type=jnp.int32)
+                                 preferred_element_type=wide).astype(jnp.int32)
   level = _level(x_lo, x_hi, x.dtype) * _level(f_lo, f_hi, f.dtype)
   info = np.iinfo(np.int32)
   return out, level * np.float32(info.min), level * np.float32(info.max)

@@ -282,7 +282,7 @@ def _quantize_and_dequantize(x, input_min, input_max, *, signed_input, num_bits,
     x_clamped = jnp.maximum(jnp.minimum(x, hi), lo)
   else:
     x_clamped = x
-  return _straight_through(x, _round(x_clamped * scale, round_mode) * inverse)
+  return _straight_through(x, _round(_mul(x_clamped, scale), round_mode) * inverse)
 
 
 @export("quantization.quantize_and_dequantize")

@@ -477,8 +477,9 @@ class AdagradDAOptimizer(Optimizer):
       unique, first, inverse = np.unique(indices, return_index=True, return_inverse=True)
       order = np.argsort(first, kind="stable")  # tf.unique's order: first occurrence
       unique, position = unique[order], np.argsort(order)[inverse.reshape(-1)]
-      rows = var._shape_tuple()[0] if var._shape_tuple() else 0
-      bad = np.flatnonzero((unique < 0) | (unique >= rows))
+      if not var._shape_tuple():
+        raise errors.invalid_argument("var must be at least 1 dimensional")
+      bad = np.flatnonzero((unique < 0) | (unique >= var._shape_tuple()[0]))
       if bad.size:
         raise errors.invalid_argument("Index %d at offset %d in indices is out of range"
                                       % (unique[bad[0]], bad[0]))
