@@ -106,8 +106,7 @@ def test_loss_scales_match_tf():
   out = []
   for scale in (1.0, np.inf, 2.0):
     gv = opt.compute_gradients(lambda: tf.reduce_sum(v * v) * scale, [v])
-    opt.minimize(lambda: tf.reduce_sum(v * v) * scale, var_list=[v]) if False else (
-        opt.apply_gradients(gv))
+    opt.apply_gradients(gv)
     out.append((v.numpy().tolist(), gv[0][0].numpy().tolist(), float(opt._loss_scale())))  # pylint: disable=protected-access
   np.testing.assert_allclose([o[0] for o in out], [[0.8, 1.6], [0.8, 1.6], [0.3, 0.6]],
                              rtol=1e-6)

@@ -26,6 +26,7 @@ from tfe_compat.ops import sampled_ops  # noqa: F401  (candidate samplers, nce /
 from tfe_compat.ops import sparse_ops, sparse_math_ops  # noqa: F401  (tf.sparse, tf.sparse_*)
 from tfe_compat.ops import image_boxes  # noqa: F401  (NMS variants, glimpses, JPEG quality)
 from tfe_compat.ops import linear_operator  # noqa: F401  (tf.linalg.LinearOperator*)
+from tfe_compat.ops import critical_section_ops, data_flow_ops  # noqa: F401  (tf.queue, ...)
 from tfe_compat.framework import (compat as _compat_helpers, config as _config,  # noqa: F401
                                 load_library as _load_library, resource_loader as _resource_loader,
                                 versions as _versions)  # tf.config, tf.version, tf.compat.as_*, ...
@@ -79,7 +80,7 @@ from tfe_compat.keras import scikit_learn as _keras_scikit_learn  # noqa: F401
 from tfe_compat.keras import mixed_precision as _keras_mixed_precision  # noqa: F401
 from tfe_compat.train import loss_scale as _loss_scale  # noqa: F401  (train.experimental)
 from tfe_compat.keras import experimental as _keras_experimental  # noqa: F401
-from tfe_compat import autograph, module as _module, partitioned_variables as _partitioned  # noqa: F401,E501
+from tfe_compat import autograph, module as _module, partitioned_variables  # noqa: F401
 from tfe_compat.eager import parallel_for as _parallel_for  # noqa: F401  (tf.vectorized_map)
 from tfe_compat.framework import graph as _graph  # noqa: F401
 from tfe_compat.framework import graph_util as _graph_util  # noqa: F401  (tf.graph_util)

@@ -1,5 +1,6 @@
 """`tf.TypeSpec` and the specs of composite values: `tf.SparseTensorSpec`, `tf.RaggedTensorSpec`,
-`tf.TensorArraySpec`; TF 1.15's `tf.data.experimental.*Structure` names for them."""
+`tf.TensorArraySpec`, `tf.IndexedSlicesSpec`; TF 1.15's `tf.data.experimental.*Structure`
+names for them."""
 from tfe_compat.framework import dtypes
 from tfe_compat.framework import tensor_shape
 from tfe_compat.framework.api import export
@@ -42,7 +43,7 @@ class TypeSpec:
 
 
 def _key(parts):
-  return tuple(p.as_list() if isinstance(p, tensor_shape.TensorShape) and p.dims is not None
+  return tuple(tuple(p.as_list()) if isinstance(p, tensor_shape.TensorShape) and p.dims is not None
                else (None if isinstance(p, tensor_shape.TensorShape) else p) for p in parts)
 
 
@@ -160,6 +161,33 @@ class TensorArraySpec(TypeSpec):
 
   def _serialize(self):
     return (self._element_shape, self._dtype, self._dynamic_size, self._infer_shape)
+
+
+@export("IndexedSlicesSpec")
+class IndexedSlicesSpec(TypeSpec):
+  """`tf.IndexedSlicesSpec(shape=None, dtype=tf.float32, indices_dtype=tf.int64,
+  dense_shape_dtype=None, indices_shape=None)`: the type of an IndexedSlices."""
+
+  __slots__ = ("_shape", "_values_dtype", "_indices_dtype", "_dense_shape_dtype",
+               "_indices_shape")
+
+  def __init__(self, shape=None, dtype=dtypes.float32, indices_dtype=dtypes.int64,
+               dense_shape_dtype=None, indices_shape=None):
+    self._shape = tensor_shape.as_shape(shape)
+    self._values_dtype = dtypes.as_dtype(dtype)
+    self._indices_dtype = dtypes.as_dtype(indices_dtype)
+    self._dense_shape_dtype = (None if dense_shape_dtype is None
+                               else dtypes.as_dtype(dense_shape_dtype))
+    self._indices_shape = tensor_shape.as_shape(indices_shape).with_rank(1)
+
+  @property
+  def value_type(self):
+    from tfe_compat.ops.string_ops import IndexedSlices
+    return IndexedSlices
+
+  def _serialize(self):
+    return (self._shape, self._values_dtype, self._indices_dtype, self._dense_shape_dtype,
+            self._indices_shape)
 
 
 # TF 1.15's `tf.data.experimental` constructors, which take the dtype first.

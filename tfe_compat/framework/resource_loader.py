@@ -41,8 +41,8 @@ def get_root_dir_with_all_resources():
 @export("resource_loader.get_path_to_datafile")
 def get_path_to_datafile(path):
   """`path` joined to the directory of the calling script."""
-  caller_dir = os.path.dirname(inspect.getfile(sys._getframe(1)))  # pylint: disable=protected-access
-  return os.path.join(caller_dir, path)
+  caller = sys._getframe(1)  # pylint: disable=protected-access
+  return os.path.join(os.path.dirname(inspect.getfile(caller)), path)
 
 
 @export("resource_loader.readahead_file_path")

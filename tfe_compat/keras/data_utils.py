@@ -8,6 +8,7 @@ import logging
 import queue
 import random
 import threading
+import time
 from concurrent import futures
 
 import numpy as np
@@ -91,7 +92,8 @@ class OrderedEnqueuer(SequenceEnqueuer):
         for i in order:
           if not self._put(executor.submit(self.sequence.__getitem__, i)):
             return
-        self.queue.join()  # the epoch's batches are consumed before on_epoch_end
+        while self.queue.unfinished_tasks and not self.stop_signal.is_set():
+          time.sleep(0.01)  # the epoch's batches are consumed before on_epoch_end
         if self.stop_signal.is_set():
           return
         self.sequence.on_epoch_end()

@@ -1,5 +1,6 @@
 """`tf.io` serialization ops: serialize_tensor / parse_tensor, SparseTensors as string
-triples, decode_compressed, decode_json_example, matching_files, write_graph.
+triples, decode_compressed, decode_json_example, matching_files, write_graph; the TF 1.x
+readers (tf.TFRecordReader, ...), which raise under eager execution as in TF.
 
 Serialized tensors are TF's `TensorProto` bytes (framework/tensor_util). Like the other
 string ops these run on the host over concrete values; they are not trace-safe.
@@ -268,3 +269,54 @@ def write_graph(graph_or_graph_def, logdir, name, as_text=True):
   with gfile.GFile(path, "wb") as f:
     f.write(content)
   return path
+
+
+# ---- TF 1.x readers: TF raises when one is built under eager execution ----
+_READERS = ("Readers are not supported when eager execution is enabled. Instead, please use "
+            "tf.data to get data into your model.")
+
+
+@export("ReaderBase")
+class ReaderBase:
+  """Queue-fed file readers: under eager execution TF points to tf.data instead."""
+
+  def __init__(self, reader_ref, supports_serialize=False):
+    raise RuntimeError(_READERS)
+
+
+@export("WholeFileReader")
+class WholeFileReader(ReaderBase):
+  def __init__(self, name=None):
+    super().__init__(None, supports_serialize=True)
+
+
+@export("TextLineReader")
+class TextLineReader(ReaderBase):
+  def __init__(self, skip_header_lines=None, name=None):
+    super().__init__(None)
+
+
+@export("FixedLengthRecordReader")
+class FixedLengthRecordReader(ReaderBase):
+  def __init__(self, record_bytes, header_bytes=None, footer_bytes=None, hop_bytes=None,
+               name=None, encoding=None):
+    super().__init__(None)
+
+
+@export("TFRecordReader")
+class TFRecordReader(ReaderBase):
+  def __init__(self, name=None, options=None):
+    super().__init__(None)
+
+
+@export("LMDBReader")
+class LMDBReader(ReaderBase):
+  def __init__(self, name=None, options=None):  # pylint: disable=super-init-not-called
+    raise RuntimeError("lmdb_reader op does not support eager execution. Arg 'reader_handle' "
+                       "is a ref.")
+
+
+@export("IdentityReader")
+class IdentityReader(ReaderBase):
+  def __init__(self, name=None):
+    super().__init__(None, supports_serialize=True)

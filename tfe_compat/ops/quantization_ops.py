@@ -46,9 +46,15 @@ def _mul(a, b):
 
 
 def _div(a, b):
-  """a / b for a scalar or constant b, not the `a * (1 / b)` XLA turns it into: the divisor
-  selected per element of `a` (NaN where `a` is NaN, a no-op) is no longer a constant."""
-  return a / jnp.where(jnp.isnan(a), jnp.nan, b).astype(a.dtype)
+  """a / b, correctly rounded as TF's float32 division: XLA turns `x / constant` into
+  `x * (1 / constant)` (the divisor selected per element of `a`, NaN where `a` is NaN, a
+  no-op, is no longer a constant), and divides float32 only approximately on GPUs (there,
+  float64 division rounded to float32 is the float32 quotient)."""
+  a = jnp.asarray(a)
+  divisor = jnp.where(jnp.isnan(a), jnp.nan, b).astype(a.dtype)
+  if a.dtype == jnp.float32 and jax.default_backend() == "gpu":
+    return (a.astype(jnp.float64) / divisor.astype(jnp.float64)).astype(jnp.float32)
+  return a / divisor
 
 
 # ---- fake quantization ----
@@ -65,8 +71,8 @@ def _nudge(lo, hi, quant_min, quant_max):
   """TF's Nudge: (nudged min, nudged max, scale, 1 / scale) such that 0.0 is exactly
   representable."""
   qmin, qmax = _F32(quant_min), _F32(quant_max)
-  scale, inverse = _div(hi - lo, qmax - qmin), (qmax - qmin) / (hi - lo)
-  zero_from_min = qmin - lo / scale
+  scale, inverse = _div(hi - lo, qmax - qmin), _div(qmax - qmin, hi - lo)
+  zero_from_min = qmin - _div(lo, scale)
   zero = jnp.where(zero_from_min < qmin, qmin,
                    jnp.where(zero_from_min > qmax, qmax, _std_round(zero_from_min)))
   return (qmin - zero) * scale, (qmax - zero) * scale, scale, inverse
@@ -271,8 +277,8 @@ def _quantize_and_dequantize(x, input_min, input_max, *, signed_input, num_bits,
     q_min, q_max = 0, (1 << num_bits) - 1
   q_min, q_max = x.dtype.type(q_min), x.dtype.type(q_max)
   biggest = jnp.finfo(x.dtype).max
-  from_min = jnp.where(q_min * lo > 0, q_min / lo, biggest)
-  from_max = jnp.where(q_max * hi > 0, q_max / hi, biggest)
+  from_min = jnp.where(q_min * lo > 0, _div(q_min, lo), biggest)
+  from_max = jnp.where(q_max * hi > 0, _div(q_max, hi), biggest)
   min_side = from_min < from_max
   scale = jnp.where(min_side, from_min, from_max)
   inverse = jnp.where(min_side, _div(lo, q_min), _div(hi, q_max))
@@ -357,7 +363,7 @@ def _steps(storage):
 def _to_float_params(lo, hi, storage):
   """TF's QuantizedToFloatStruct: (range_scale, range_min_rounded)."""
   scale = _div((hi - lo).astype(jnp.float64), _steps(storage) - 1.0).astype(jnp.float32)
-  rounded = jnp.where(hi == lo, lo, _mul(_std_round(lo / scale), scale))
+  rounded = jnp.where(hi == lo, lo, _mul(_std_round(_div(lo, scale)), scale))
   return scale, rounded
 
 
@@ -401,10 +407,10 @@ def _quantize(x, lo_in, hi_in, *, storage, mode, round_mode):
   if mode == "MIN_FIRST":
     return _quantize_min_first(x, lo, hi, storage), lo, hi
   low, high = _F32(info.min), _F32(info.max)
-  from_min = jnp.where(low * lo > 0, low / lo, np.finfo(np.float32).max)
-  from_max = jnp.where(high * hi > 0, high / hi, np.finfo(np.float32).max)
+  from_min = jnp.where(low * lo > 0, _div(low, lo), np.finfo(np.float32).max)
+  from_max = jnp.where(high * hi > 0, _div(high, hi), np.finfo(np.float32).max)
   scale = jnp.minimum(from_min, from_max)
-  lo, hi = low / scale, high / scale
+  lo, hi = _div(low, scale), _div(high, scale)
   scaled = jnp.maximum(jnp.minimum(x, hi), lo) * scale
   q = jnp.round(scaled) if round_mode == "HALF_TO_EVEN" else _std_round(scaled)
   return _to_storage(q, storage), lo, hi

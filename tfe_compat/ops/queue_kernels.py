@@ -14,6 +14,7 @@ import threading
 
 import numpy as np
 
+from tfe_compat.framework import dtypes
 from tfe_compat.framework import errors
 from tfe_compat.framework import ops
 from tfe_compat.framework import tensor_shape
@@ -52,10 +53,19 @@ class Attempt:
 
 
 class Resource:
-  """Attempts served in order under one condition variable (TF's FlushUnlocked)."""
+  """Attempts served in order under one condition variable (TF's FlushUnlocked). It stands
+  for the resource handle (`queue_ref`, `accumulator_ref`) TF returns."""
 
-  def __init__(self):
+  dtype = dtypes.resource
+  shape = tensor_shape.TensorShape([])
+  kind = None
+
+  def __init__(self, name):
     self.cond = threading.Condition()
+    self.name = name
+
+  def __repr__(self):
+    return "<ResourceHandle(name=%r, type=%r)>" % (self.name, self.kind)
 
   def attempt_lists(self):
     raise NotImplementedError
@@ -108,10 +118,10 @@ class QueueCore(Resource):
   kind = "FIFOQueue"
   min_after_dequeue = 0
 
-  def __init__(self, capacity, dtypes, shapes, name):
-    super().__init__()
+  def __init__(self, capacity, component_dtypes, shapes, name):
+    super().__init__(name)
     self.capacity = UNBOUNDED if capacity < 0 else capacity
-    self.dtypes, self.shapes, self.name = dtypes, shapes, name  # shapes: [] if unspecified
+    self.dtypes, self.shapes = component_dtypes, shapes  # shapes: [] if unspecified
     self.closed = False
     self.enqueues, self.dequeues = collections.deque(), collections.deque()
     self.items = collections.deque()
@@ -143,9 +153,10 @@ class QueueCore(Resource):
 
   # ---- requests ----
   def enqueue(self, elements):
-    """Enqueues a list of elements (one `enqueue`, or the rows of an `enqueue_many`)."""
+    """Enqueues a list of elements (one `enqueue`, or the rows of an `enqueue_many`); like
+    every request, returns (result, error)."""
     if not elements:
-      return None
+      return None, None
     def run(attempt):
       if self.closed:
         attempt.error = (errors.CancelledError, "%s '%s' is closed." % (self.kind, self.name))
@@ -158,7 +169,7 @@ class QueueCore(Resource):
         if attempt.requested == 0:
           return COMPLETE
       return outcome
-    return self.submit(self.enqueues, Attempt(len(elements), run))[1]
+    return self.submit(self.enqueues, Attempt(len(elements), run))
 
   def dequeue(self):
     def run(attempt):
@@ -228,13 +239,13 @@ class QueueCore(Resource):
             attempt.cancelled = attempt.done = True
             attempt.error = (errors.CancelledError, "Enqueue operation was cancelled")
         self.flush()
-        return None
+        return None, None
     def run(attempt):
       if self.closed:
         attempt.error = (errors.CancelledError, "Queue '%s' is already closed." % self.name)
       self.closed = True
       return COMPLETE
-    return self.submit(self.enqueues, Attempt(0, run))[1]
+    return self.submit(self.enqueues, Attempt(0, run))
 
 
 class RandomShuffleQueueCore(QueueCore):
@@ -242,8 +253,8 @@ class RandomShuffleQueueCore(QueueCore):
 
   kind = "RandomShuffleQueue"
 
-  def __init__(self, capacity, min_after_dequeue, seeds, dtypes, shapes, name):
-    super().__init__(capacity, dtypes, shapes, name)
+  def __init__(self, capacity, min_after_dequeue, seeds, component_dtypes, shapes, name):
+    super().__init__(capacity, component_dtypes, shapes, name)
     self.min_after_dequeue = min_after_dequeue
     self.items = []
     self._rng = np.random.default_rng(None if seeds == (0, 0) else list(seeds))
@@ -287,8 +298,8 @@ class PriorityQueueCore(QueueCore):
 
   kind = "PriorityQueue"
 
-  def __init__(self, capacity, dtypes, shapes, name):
-    super().__init__(capacity, dtypes, shapes, name)
+  def __init__(self, capacity, component_dtypes, shapes, name):
+    super().__init__(capacity, component_dtypes, shapes, name)
     self.items = []
 
   def push(self, element):
@@ -359,8 +370,10 @@ def _adjust_heap(heap, hole, value):
 class AccumulatorCore(Resource):
   """TF's ConditionalAccumulator: sums fresh gradients; take_grad waits for enough."""
 
+  kind = "ConditionalAccumulator"
+
   def __init__(self, dtype, shape, reduction_type):
-    super().__init__()
+    super().__init__("_%s_ResourceConditionalAccumulator" % new_uid())
     self.dtype, self.shape, self.reduction_type = dtype, shape, reduction_type
     self.takes = collections.deque()
     self.counter = self.global_step = 0

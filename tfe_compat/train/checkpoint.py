@@ -350,7 +350,7 @@ def _restore_created(owner, extra=()):
 @trackable.on_attribute_set
 def _restore_attribute(owner):
   """A tf.Module's new attribute: values waiting for it are restored."""
-  if owner in _pending:
+  if _pending and owner in _pending:
     _restore_created(owner)
 
 

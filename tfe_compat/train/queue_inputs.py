@@ -1,14 +1,19 @@
 """TF 1.x queue-based input pipelines, sessions' helpers and `tf.train.Coordinator`, as they
-behave under eager execution: the queue APIs raise TF's errors (pointing to tf.data); the
-Coordinator, plain Python threading, and match_filenames_once (a string Variable) work."""
+behave under eager execution: the queue-based input APIs raise TF's errors (pointing to
+tf.data); the Coordinator, plain Python threading, match_filenames_once (a string Variable),
+add_queue_runner (a graph collection) and limit_epochs work. The queues themselves are
+tf.queue (ops/data_flow_ops.py)."""
 import contextlib
 import sys
 import threading
 import time
 
 from tfe_compat import variables
+from tfe_compat.framework import dtypes
 from tfe_compat.framework import errors
+from tfe_compat.framework import graph
 from tfe_compat.framework.api import export
+from tfe_compat.ops import array_ops
 from tfe_compat.ops import io_ops
 
 _QUEUES = ("Input pipelines based on Queues are not supported when eager execution is enabled. "
@@ -28,7 +33,7 @@ _raises(ValueError, _QUEUES, "train.batch", "train.batch_join", "train.shuffle_b
 _raises(RuntimeError, _QUEUES, "train.string_input_producer", "train.slice_input_producer",
         "train.range_input_producer", "train.input_producer")
 _raises(RuntimeError, "Queues are not compatible with eager execution.",
-        "train.start_queue_runners")
+        "train.start_queue_runners", "train.queue_runner.start_queue_runners")
 _raises(RuntimeError, "QueueRunners are not supported when eager execution is enabled. "
         "Instead, please use tf.data to get data into your model.", "train.QueueRunner",
         "train.queue_runner.QueueRunner")
@@ -121,3 +126,23 @@ def match_filenames_once(pattern, name=None):
   return variables.Variable(lambda: io_ops.matching_files(pattern), trainable=False,
                             collections=["local_variables"], validate_shape=False,
                             name=name or "matching_filenames")
+
+
+@export("train.queue_runner.add_queue_runner", "train.add_queue_runner")
+def add_queue_runner(qr, collection="queue_runners"):
+  """Adds `qr` to a collection of the default graph (which exists under eager execution)."""
+  graph.add_to_collection(collection, qr)
+
+
+@export("train.limit_epochs")
+def limit_epochs(tensor, num_epochs=None, name=None):
+  """`tensor` itself (num_epochs None) or its identity after counting one epoch on a new local
+  `epochs` variable, as TF does eagerly (each call counts once on a fresh counter)."""
+  if num_epochs is None:
+    return tensor
+  if num_epochs <= 0:
+    raise ValueError("num_epochs must be > 0 not %d." % num_epochs)
+  epochs = variables.Variable(0, dtype=dtypes.int64, name="epochs", trainable=False,
+                              collections=["local_variables"])
+  epochs.count_up_to(num_epochs)
+  return array_ops.identity(tensor)
