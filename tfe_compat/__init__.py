@@ -31,7 +31,7 @@ from tfe_compat.framework import (compat as _compat_helpers, config as _config, 
                                 load_library as _load_library, resource_loader as _resource_loader,
                                 versions as _versions)  # tf.config, tf.version, tf.compat.as_*, ...
 from tfe_compat import ragged  # noqa: F401  (tf.RaggedTensor, tf.ragged, ragged op dispatch)
-from tfe_compat.ops import ragged_string_ops  # noqa: F401  (tf.strings split, unicode_*, ngrams)
+from tfe_compat.ragged import ragged_string_ops  # noqa: F401  (tf.strings split, unicode_*, ngrams)
 from tfe_compat.ops import lookup_ops, lookup_mutable_ops, sparse_cross_ops  # noqa: F401  (tf.lookup)
 from tfe_compat.framework import tensor_util as _tensor_util  # noqa: F401  (make_tensor_proto)
 from tfe_compat import proto as _proto  # noqa: F401  (tf.AttrValue, tf.GraphDef, ...)
