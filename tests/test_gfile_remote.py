@@ -127,3 +127,31 @@ def test_unknown_or_missing_file_systems_raise(tmp_path, monkeypatch):
     with pytest.raises(tf.errors.UnimplementedError, match="install gcsfs"):
       G.GFile("gs://bucket/file.txt", "w").write("x")
   assert os.listdir(str(tmp_path)) == []  # nothing written to a local "gs:" or "fakefs:"
+
+
+def test_summary_writer_on_a_remote_logdir_writes_through_fsspec(tmp_path):
+
+  logdir = "memory://summaries_%s/run" % tmp_path.name
+  with tf.contrib.summary.create_file_writer(logdir).as_default(), \
+      tf.contrib.summary.always_record_summaries():
+    tf.contrib.summary.scalar("loss", 0.5, step=3)
+  tf.contrib.summary.flush()
+  name, = tf.io.gfile.glob(logdir + "/events*")
+  local = tmp_path / "events"
+  local.write_bytes(tf.io.gfile.GFile(name, "rb").read())
+  events = [e for e in tf.train.summary_iterator(str(local)) if e.summary.value]
+  assert [(e.step, e.summary.value[0].simple_value) for e in events] == [(3, 0.5)]
+
+
+def test_checkpoints_on_a_remote_path_raise_instead_of_writing_locally(tmp_path, monkeypatch):
+
+  monkeypatch.chdir(tmp_path)
+  checkpoint = tf.train.Checkpoint(v=tf.Variable(1.))
+  with pytest.raises(tf.errors.UnimplementedError, match="keeps checkpoints on the local file "
+                     "system, not on gs://"):
+    checkpoint.save("gs://bucket/model")
+  with pytest.raises(tf.errors.UnimplementedError):
+    tf.train.latest_checkpoint("memory://ckpts")
+  assert list(tmp_path.iterdir()) == []
+  checkpoint.save("file://" + str(tmp_path / "model"))  # a file:// URL is a local path
+  assert tf.train.latest_checkpoint(str(tmp_path)).endswith("model-2")

@@ -23,6 +23,12 @@ def _path(path):
   return os.fsdecode(path)
 
 
+def scheme(path):
+  """The scheme of `path` ("gs" for "gs://bucket/x"), or None for a local path."""
+  match = _SCHEME.match(_path(path))
+  return match.group(1) if match else None
+
+
 def _filesystem(path):
   """The fsspec file system serving `path` when it has a scheme; None for a local path."""
   match = _SCHEME.match(path)

@@ -24,11 +24,13 @@ import weakref
 import numpy as np
 from tensorboardX.event_file_writer import EventsWriter
 from tensorboardX.proto import event_pb2, summary_pb2
+from tensorboardX import record_writer
 from tensorboardX.record_writer import directory_check
 
 from tfe_compat.framework import errors
 from tfe_compat.framework.api import export
 from tfe_compat.framework.tensor import Tensor
+from tfe_compat.ops import gfile
 
 _log = logging.getLogger("tfe_compat.summary")
 _tf_log = logging.getLogger("tensorflow")
@@ -36,11 +38,31 @@ _uids = itertools.count()
 _open_files = weakref.WeakSet()  # every _EventFile not yet closed, for the atexit flush
 
 
+class _GFileWriterFactory:
+  """tensorboardX's writer factory for logdirs with a scheme (gs://, s3://, memory://):
+  event files go through tf.gfile, i.e. fsspec, as every other tf.gfile path does."""
+
+  @staticmethod
+  def open(path):
+    return gfile.GFile(path, "wb")
+
+  @staticmethod
+  def directory_check(path):
+    gfile.recursive_create_dir(path)
+
+
+def _check_logdir(logdir):
+  scheme = gfile.scheme(logdir)
+  if scheme is not None:
+    record_writer.register_writer_factory(scheme, _GFileWriterFactory)
+  directory_check(logdir)
+
+
 class _EventFile:
   """One open event file, its queue of pending records and its flush thread."""
 
   def __init__(self, logdir, max_queue, flush_secs, filename_suffix):
-    directory_check(logdir)
+    _check_logdir(logdir)
     self.events = EventsWriter(os.path.join(logdir, "events"), filename_suffix)
     self.path = self.events._file_name  # pylint: disable=protected-access
     self.pending = collections.deque()

@@ -36,6 +36,7 @@ import numpy as np
 from tfe_compat.framework import dtypes
 from tfe_compat.framework import errors
 from tfe_compat.framework.api import export
+from tfe_compat.ops import gfile
 
 _log = logging.getLogger("tensorflow")
 _FORMAT = "tfe_compat-orbax-1"
@@ -93,8 +94,20 @@ class _QuietOrbax(logging.Filter):
 logging.getLogger("absl").addFilter(_QuietOrbax())  # orbax logs through absl's logger
 
 
+def _local(path):
+  """`path`, which must be on the local file system: a path with a scheme (gs://, s3://,
+  memory://) raises instead of becoming a local directory named "gs:"."""
+  path = os.fspath(path)
+  scheme = gfile.scheme(path)
+  if scheme not in (None, "file"):
+    raise errors.UnimplementedError(
+        None, None, "tfe_compat keeps checkpoints on the local file system, not on %s:// "
+        "(%s): save to a local path and copy the files with tf.io.gfile.copy" % (scheme, path))
+  return path[len("file://"):] if scheme else path
+
+
 def _split(prefix):
-  directory, base = os.path.split(os.fspath(prefix))
+  directory, base = os.path.split(_local(prefix))
   return directory or ".", base
 
 
@@ -113,7 +126,7 @@ def _check_storable(key, array):
 
 def write(prefix, values):
   """Writes `values` ({key: np.ndarray}, ordered) as the checkpoint `prefix`, atomically."""
-  prefix = os.fspath(prefix)
+  prefix = _local(prefix)
   directory, base = _split(prefix)
   os.makedirs(directory, exist_ok=True)
   keys = list(values)
@@ -162,7 +175,7 @@ def read_index(prefix):
 
   Raises NotFoundError when there is no checkpoint there, DataLossError when it is corrupt.
   """
-  prefix = os.fspath(prefix)
+  prefix = _local(prefix)
   path = prefix + ".index"
   if not os.path.isfile(path):
     raise _not_found(prefix)
@@ -245,7 +258,7 @@ def read(prefix):
 
 
 def exists(prefix):
-  return os.path.isfile(os.fspath(prefix) + ".index")
+  return os.path.isfile(_local(prefix) + ".index")
 
 
 def remove(prefix):
@@ -253,7 +266,7 @@ def remove(prefix):
   for path in _data_dirs(prefix):
     shutil.rmtree(path, ignore_errors=True)
   if exists(prefix):
-    os.remove(os.fspath(prefix) + ".index")
+    os.remove(_local(prefix) + ".index")
 
 
 # ---- The `checkpoint` state file (TF's CheckpointState text proto) ----
@@ -334,7 +347,8 @@ def update_checkpoint_state(save_dir, model_checkpoint_path, all_model_checkpoin
                             latest_filename=None, all_model_checkpoint_timestamps=None,
                             last_preserved_timestamp=None):
   """Writes the `checkpoint` state file of `save_dir` (atomically)."""
-  paths = list(all_model_checkpoint_paths or [])
+  save_dir, model_checkpoint_path = _local(save_dir), _local(model_checkpoint_path)
+  paths = [_local(p) for p in all_model_checkpoint_paths or []]
   if not paths or paths[-1] != model_checkpoint_path:
     paths.append(model_checkpoint_path)
   state = CheckpointState(_relative(model_checkpoint_path, save_dir),
@@ -361,7 +375,7 @@ def _update_checkpoint_state(save_dir, model_checkpoint_path, all_model_checkpoi
 @export("train.get_checkpoint_state")
 def get_checkpoint_state(checkpoint_dir, latest_filename=None):
   """The CheckpointState in `checkpoint_dir`'s `checkpoint` file, or None (paths joined)."""
-  path = os.path.join(os.fspath(checkpoint_dir), latest_filename or "checkpoint")
+  path = os.path.join(_local(checkpoint_dir), latest_filename or "checkpoint")
   if not os.path.isfile(path):
     return None
   try:
@@ -373,7 +387,7 @@ def get_checkpoint_state(checkpoint_dir, latest_filename=None):
     return None
   if not state.model_checkpoint_path:
     raise ValueError("Invalid checkpoint state loaded from " + os.fspath(checkpoint_dir))
-  join = lambda p: p if os.path.isabs(p) else os.path.join(os.fspath(checkpoint_dir), p)
+  join = lambda p: p if os.path.isabs(p) else os.path.join(_local(checkpoint_dir), p)
   state.model_checkpoint_path = join(state.model_checkpoint_path)
   state.all_model_checkpoint_paths = [join(p) for p in state.all_model_checkpoint_paths]
   return state
@@ -396,7 +410,7 @@ def checkpoint_exists(checkpoint_prefix):
 
 
 def _resolve(ckpt_dir_or_file):
-  path = os.fspath(ckpt_dir_or_file)
+  path = _local(ckpt_dir_or_file)
   if os.path.isdir(path):
     latest = latest_checkpoint(path)
     if latest is None:
