@@ -297,3 +297,22 @@ def test_slice_bounds_computed_from_values_run_eagerly_with_a_warning():
   mapped = tf.data.Dataset.from_tensor_slices([[1, 0, 3], [1, 1, 6]]).map(
       lambda x: x[:tf.reduce_sum(x[:2])])
   assert [e.numpy().tolist() for e in mapped] == [[1], [1, 1]]
+
+
+def test_wrap_function_creates_variables_once_and_reuses_them():
+  created = []
+
+  def f(x):
+    v = tf.Variable(2.0, name="w")
+    created.append(v)
+    return x * v
+
+  wrapped = tf.wrap_function(f, [tf.TensorSpec([None], tf.float32)])
+  assert [v.name for v in wrapped.variables] == ["w:0"] and len(created) == 1
+  assert wrapped(tf.constant([1., 2.])).numpy().tolist() == [2., 4.]
+  wrapped.variables[0].assign(5.)
+  assert wrapped([3.]).numpy().tolist() == [15.]
+  assert all(v is wrapped.variables[0] for v in created)
+  assert wrapped.structured_input_signature[0][0].shape.as_list() == [None]
+  with pytest.raises(ValueError, match="requested dtype float32 for Tensor with dtype int32"):
+    wrapped(tf.constant([1, 2]))

@@ -43,6 +43,7 @@ from tfe_compat.contrib import metrics as _contrib_metrics  # noqa: F401
 from tfe_compat.eager import backprop as _backprop  # noqa: F401
 from tfe_compat.eager import custom_gradient as _custom_gradient  # noqa: F401
 from tfe_compat.eager import function as _function  # noqa: F401
+from tfe_compat.eager import wrap_function as _wrap_function  # noqa: F401
 from tfe_compat.eager import tape as _tape  # noqa: F401
 from tfe_compat.keras import (backend as _keras_backend, callbacks as _callbacks,  # noqa: F401
                               constraints as _constraints, datasets as _datasets,
