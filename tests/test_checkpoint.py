@@ -416,3 +416,25 @@ def test_checkpoint_reader(tmp_path):
   assert tf.train.NewCheckpointReader(path).get_tensor("step") == 3
   with pytest.raises(tf.errors.NotFoundError, match="Key w not found in checkpoint"):
     reader.get_tensor("w")
+
+
+def test_python_state_is_saved_and_restored_with_the_variables(tmp_path):
+  class Counter(tf.train.experimental.PythonState):
+    def __init__(self):
+      self.count = 0
+
+    def serialize(self):
+      return str(self.count)
+
+    def deserialize(self, string_value):
+      self.count = int(string_value)
+
+  counter, v = Counter(), tf.Variable(4.)
+  counter.count = 42
+  path = tf.train.Checkpoint(state=counter, v=v).save(str(tmp_path / "ckpt"))
+  fresh = Counter()
+  v.assign(0.)
+  tf.train.Checkpoint(state=fresh, v=v).restore(path).assert_consumed()
+  assert fresh.count == 42 and float(v) == 4.
+  with pytest.raises(NotImplementedError):
+    tf.train.experimental.PythonState().serialize()

@@ -113,6 +113,26 @@ class Mapping(dict):
   """A dict whose trackable values are checkpointed by key."""
 
 
+@export("train.experimental.PythonState")
+class PythonState(Trackable):
+  """A trackable whose state is a string: subclasses define `serialize()` (the string to
+  save) and `deserialize(string_value)` (restore from it), as in TF 1.15."""
+
+  def serialize(self):
+    raise NotImplementedError("PythonState subclasses implement serialize()")
+
+  def deserialize(self, string_value):
+    raise NotImplementedError("PythonState subclasses implement deserialize()")
+
+  def _checkpoint_values(self):
+    text = self.serialize()
+    data = text.encode("utf8") if isinstance(text, str) else bytes(text)
+    return {".ATTRIBUTES/py_state": np.frombuffer(data, np.uint8)}
+
+  def _checkpoint_restore_value(self, name, array):
+    self.deserialize(np.asarray(array, np.uint8).tobytes().decode("utf8"))
+
+
 # ---- The object graph ----
 _OWNED_LISTS = ("_own_weights", "_metric_variables", "_vars")
 _SKIPPED = frozenset(_OWNED_LISTS + ("_inbound_nodes", "_outbound_nodes", "_initial_values"))
@@ -236,7 +256,7 @@ def _walk(root, root_path, known):
 
 def _gather(root):
   """{path: np.ndarray} of every variable reachable from `root`."""
-  found, _ = _walk(root, "", {})
+  found, objects = _walk(root, "", {})
   values = {}
   for path, variable in found.items():
     value = state_ops.read(variable)._value  # pylint: disable=protected-access
@@ -244,6 +264,9 @@ def _gather(root):
       raise RuntimeError("Cannot save a checkpoint while tracing a function (variable %s)."
                          % variable.name)
     values[path] = np.asarray(value)
+  for path, obj in objects:
+    if _is_owner(obj):
+      values.update((_join(path, name), v) for name, v in obj._checkpoint_values().items())  # pylint: disable=protected-access
   return values
 
 
@@ -292,6 +315,12 @@ def _match(restoration, obj, path, extra=()):
     # The loaded arrays are private: let JAX use their memory instead of copying it.
     variable.assign(jax.device_put(restoration.values.pop(key), may_alias=True))
     restoration.unused.discard(key)
+  for object_path, owner in objects:
+    for name in owner._checkpoint_values() if _is_owner(owner) else ():  # pylint: disable=protected-access
+      key = _join(object_path, name)
+      if key in restoration.unused:
+        owner._checkpoint_restore_value(name, restoration.values.pop(key))  # pylint: disable=protected-access
+        restoration.unused.discard(key)
   prefixes = set()
   for key in restoration.unused:
     parts = key.split("/")
