@@ -319,3 +319,14 @@ def test_quantized_nn_ops():
     tf.nn.quantized_relu_x(q.output, 2.0, q.output_min, q.output_max)
   with pytest.raises(tf.errors.InvalidArgumentError, match="equal length strides"):
     tf.nn.quantized_conv2d(q.output, qf.output, -1., 3., -0.5, 0.5, [1, 1, 2, 1], "SAME")
+
+
+def test_constants_of_quantized_dtypes():
+  # TF 2.21: <tf.Tensor: shape=(2,), dtype=qint8, numpy=array([1, 2], dtype=int8)>
+  q = tf.constant([1, 2], tf.qint8)
+  assert q.dtype is tf.qint8 and q.numpy().dtype == np.int8 and q.numpy().tolist() == [1, 2]
+  with pytest.raises(TypeError, match=r"Cannot convert \[1.0, 2.0\] to EagerTensor of dtype "
+                     "quint8"):
+    tf.constant([1., 2.], tf.quint8)
+  assert tf.quantization.dequantize(tf.constant([0, 255], tf.quint8), 0., 1.).numpy().tolist() \
+      == [0., 1.]

@@ -20,7 +20,7 @@ from tfe_compat.framework import dtypes
 from tfe_compat.framework import errors
 from tfe_compat.framework import tensor_shape
 from tfe_compat.framework.api import export
-from tfe_compat.framework.tensor import Tensor
+from tfe_compat.framework.tensor import QuantizedTensor, Tensor
 
 _ctx = context.ctx
 
@@ -292,6 +292,11 @@ def convert_to_tensor(value, dtype=None, name=None, preferred_dtype=None, dtype_
     return value
   if dtype is not None:
     dtype = dtypes.as_dtype(dtype)
+    if dtype.is_quantized:  # `tf.constant([1, 2], tf.qint8)`: integers of the same width
+      storage = dtypes.from_numpy(dtype.as_numpy_dtype[0])
+      if isinstance(value, (list, tuple, int, bool)) and _has_floats(value):
+        raise TypeError("Cannot convert %r to EagerTensor of dtype %s" % (value, dtype.name))
+      return QuantizedTensor(convert_to_tensor(value, storage)._value, dtype)
   preferred_dtype = preferred_dtype or dtype_hint
   if dtype is None and preferred_dtype is not None:
     try:

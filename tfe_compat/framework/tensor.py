@@ -262,3 +262,17 @@ def tensor_equality_enabled():
 def unhashable(self):
   raise TypeError("Tensor is unhashable if Tensor equality is enabled. Instead, use "
                   "tensor.experimental_ref() as the key.")
+
+
+class QuantizedTensor(Tensor):
+  """A Tensor of a quantized dtype (`tf.qint8`, ...); its value is the integer array of the
+  same width."""
+
+  __slots__ = ("_dtype",)
+
+  def __init__(self, value, dtype):
+    super().__init__(value)
+    self._dtype = dtype
+
+  dtype = property(lambda self: self._dtype)
+

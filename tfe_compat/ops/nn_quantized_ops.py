@@ -17,10 +17,10 @@ from tfe_compat.framework import dtypes
 from tfe_compat.framework import errors
 from tfe_compat.framework.api import export
 from tfe_compat.framework.ops import op
-from tfe_compat.framework.tensor import Tensor
+from tfe_compat.framework.tensor import QuantizedTensor, Tensor
 from tfe_compat.ops import conv_ops
 from tfe_compat.ops.array_ops import dims_text, invalid, int_tuple
-from tfe_compat.ops.quantization_ops import QuantizedTensor, _div, _float32, _quantized_input
+from tfe_compat.ops.quantization_ops import _div, _float32, _quantized_input
 
 QuantizedOutput = collections.namedtuple("QuantizedOutput",
                                          ["output", "min_output", "max_output"])

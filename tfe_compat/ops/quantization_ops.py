@@ -20,7 +20,7 @@ from tfe_compat.framework import dtypes
 from tfe_compat.framework import errors
 from tfe_compat.framework.api import export
 from tfe_compat.framework.ops import convert_to_tensor, op
-from tfe_compat.framework.tensor import Tensor
+from tfe_compat.framework.tensor import QuantizedTensor, Tensor
 from tfe_compat.ops.array_ops import dims_text, invalid
 
 _F32 = np.float32
@@ -321,18 +321,6 @@ def quantize_and_dequantize(input, input_min, input_max, signed_input=True, num_
 # ---- quantized dtypes: quantize, dequantize, quantized_concat ----
 _QUANTIZED_TYPES = (dtypes.qint8, dtypes.quint8, dtypes.qint32, dtypes.qint16, dtypes.quint16)
 _MODES = ("MIN_COMBINED", "MIN_FIRST", "SCALED")
-
-
-class QuantizedTensor(Tensor):
-  """A Tensor of a quantized dtype; its value is the integer array of the same width."""
-
-  __slots__ = ("_dtype",)
-
-  def __init__(self, value, dtype):
-    super().__init__(value)
-    self._dtype = dtype
-
-  dtype = property(lambda self: self._dtype)
 
 
 QuantizeV2 = collections.namedtuple("QuantizeV2", ["output", "output_min", "output_max"])
