@@ -117,7 +117,7 @@ def server(tmp_path_factory):
 def origin(server, tmp_path, monkeypatch):
   """The server's URL, with the datasets' origins and HOME (the Keras cache) redirected."""
   monkeypatch.setenv("HOME", str(tmp_path))
-  (tmp_path / ".keras").mkdir()  # TF's Keras makes it on import; without it, /tmp/.keras
+  # no ~/.keras yet: get_file makes it, as importing TF's Keras does (TF's cache is there)
   monkeypatch.setattr(datasets, "_ORIGIN_FOLDER", server[1])
   monkeypatch.setattr(datasets, "_CIFAR_ORIGIN_FOLDER", server[1])
   _Handler.requests.clear()

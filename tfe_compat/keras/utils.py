@@ -250,6 +250,10 @@ def get_file(fname, origin, untar=False, md5_hash=None, file_hash=None,
   does (`untar`, `extract`)."""
   if cache_dir is None:
     cache_dir = os.path.join(os.path.expanduser("~"), ".keras")
+    try:  # importing TF's Keras creates ~/.keras, so TF's cache is there on a fresh machine
+      os.makedirs(cache_dir, exist_ok=True)
+    except OSError:
+      pass
   if md5_hash is not None and file_hash is None:
     file_hash, hash_algorithm = md5_hash, "md5"
   datadir_base = os.path.expanduser(cache_dir)
