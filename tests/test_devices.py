@@ -8,6 +8,7 @@ import warnings
 import pytest
 
 import tfe_compat as tf
+from tfe_compat.framework import device as device_lib
 
 CPU0 = "/job:localhost/replica:0/task:0/device:CPU:0"
 
@@ -38,9 +39,10 @@ def test_tensors_report_tf_device_names():
   assert tf.constant(1.0).cpu().device == CPU0
 
 
-def test_soft_placement_without_gpu_warns_once_and_runs_on_cpu():
+def test_soft_placement_without_gpu_warns_once_and_runs_on_cpu(monkeypatch):
   if tf.contrib.eager.num_gpus():
     pytest.skip("a GPU is present")
+  monkeypatch.setattr(device_lib, "_warned", set())  # once per process: other tests warned
   with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
     for _ in range(3):
