@@ -26,6 +26,7 @@ from tfe_compat.ops import sampled_ops  # noqa: F401  (candidate samplers, nce /
 from tfe_compat.ops import sparse_ops, sparse_math_ops  # noqa: F401  (tf.sparse, tf.sparse_*)
 from tfe_compat.ops import image_boxes  # noqa: F401  (NMS variants, glimpses, JPEG quality)
 from tfe_compat.ops import linear_operator  # noqa: F401  (tf.linalg.LinearOperator*)
+from tfe_compat.ops import lookup_contrib_ops  # noqa: F401  (tf.contrib.lookup vocabulary tables)
 from tfe_compat.ops import critical_section_ops, data_flow_ops  # noqa: F401  (tf.queue, ...)
 from tfe_compat.framework import (compat as _compat_helpers, config as _config,  # noqa: F401
                                 load_library as _load_library, resource_loader as _resource_loader,

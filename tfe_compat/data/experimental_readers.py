@@ -147,7 +147,19 @@ def _is_sparse(config):
   return isinstance(config, (example_parsing.VarLenFeature, example_parsing.SparseFeature))
 
 
-class _ParseExamples(Dataset):
+class _PerElement(Dataset):
+  """A dataset of `self._apply(element)` for each element of `self._input` (Failures pass
+  through)."""
+
+  def _cardinality(self):
+    return self._input._cardinality()
+
+  def _make_iter(self):
+    for element in self._input._make_iter():
+      yield element if type(element) is Failure else self._apply(element)
+
+
+class _ParseExamples(_PerElement):
   """Vectors of serialized Examples parsed into dicts of batched features (SparseTensors
   first, then dense features, each sorted by key, as TF orders them)."""
 
@@ -163,20 +175,12 @@ class _ParseExamples(Dataset):
     batch = tensor_shape.dimension_value(spec.shape[0]) if spec.shape.ndims else None
     self._spec = {k: _feature_spec(features[k], batch) for k in keys}
 
-  def _cardinality(self):
-    return self._input._cardinality()
-
-  def _make_iter(self):
-    for element in self._input._make_iter():
-      if type(element) is Failure:
-        yield element
-        continue
-      try:
-        parsed = example_parsing.parse_example(Tensor(np.asarray(element)), self._features)
-      except errors.OpError as error:
-        yield Failure(error)
-        continue
-      yield {key: structure.to_numpy(parsed[key]) for key in self._spec}
+  def _apply(self, element):
+    try:
+      parsed = example_parsing.parse_example(Tensor(np.asarray(element)), self._features)
+    except errors.OpError as error:
+      return Failure(error)
+    return {key: structure.to_numpy(parsed[key]) for key in self._spec}
 
 
 @export("data.experimental.parse_example_dataset", "contrib.data.parse_example_dataset")
@@ -188,7 +192,7 @@ def parse_example_dataset(features, num_parallel_calls=1):
   return lambda dataset: _ParseExamples(dataset, features)
 
 
-class _SplitLabel(Dataset):
+class _SplitLabel(_PerElement):
   """(features without `key`, the `key` feature) from dicts of features."""
 
   def __init__(self, dataset, key):
@@ -198,16 +202,9 @@ class _SplitLabel(Dataset):
     spec = dict(self._input.element_spec)
     return spec, spec.pop(self._key)
 
-  def _cardinality(self):
-    return self._input._cardinality()
-
-  def _make_iter(self):
-    for element in self._input._make_iter():
-      if type(element) is Failure:
-        yield element
-      else:
-        features = dict(element)
-        yield features, features.pop(self._key)
+  def _apply(self, element):
+    features = dict(element)
+    return features, features.pop(self._key)
 
 
 @export("data.experimental.make_batched_features_dataset",

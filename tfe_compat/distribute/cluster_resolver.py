@@ -23,6 +23,17 @@ def format_master_url(master, rpc_layer=None):
   return "%s://%s" % (rpc_layer, master) if rpc_layer else master
 
 
+def _task_master(resolver, task_type, task_id, rpc_layer):
+  """The address of task `task_type`/`task_id` (by default the resolver's own) as a
+  `rpc_layer` URL; '' when the task is unknown."""
+  task_type = task_type if task_type is not None else resolver.task_type
+  task_id = task_id if task_id is not None else resolver.task_id
+  if task_type is not None and task_id is not None:
+    return format_master_url(resolver.cluster_spec().task_address(task_type, task_id),
+                             rpc_layer or resolver.rpc_layer)
+  return ""
+
+
 @export("distribute.cluster_resolver.ClusterResolver")
 class ClusterResolver:
   """Base of the resolvers: `cluster_spec()`, `master()`, `num_accelerators()`, and the
@@ -312,12 +323,7 @@ class SlurmClusterResolver(ClusterResolver):
     return self.task_type, self.task_id
 
   def master(self, task_type=None, task_id=None, rpc_layer=None):
-    task_type = task_type if task_type is not None else self.task_type
-    task_id = task_id if task_id is not None else self.task_id
-    if task_type is not None and task_id is not None:
-      return format_master_url(self.cluster_spec().task_address(task_type, task_id),
-                               rpc_layer or self.rpc_layer)
-    return ""
+    return _task_master(self, task_type, task_id, rpc_layer)
 
   def num_accelerators(self, task_type=None, task_id=None, config_proto=None):
     return {"GPU": self._gpus_per_node}
@@ -371,12 +377,7 @@ class GCEClusterResolver(ClusterResolver):
     return ClusterSpec({self._task_type: worker_list})
 
   def master(self, task_type=None, task_id=None, rpc_layer=None):
-    task_type = task_type if task_type is not None else self._task_type
-    task_id = task_id if task_id is not None else self._task_id
-    if task_type is not None and task_id is not None:
-      master = self.cluster_spec().task_address(task_type, task_id)
-      return format_master_url(master, rpc_layer or self._rpc_layer)
-    return ""
+    return _task_master(self, task_type, task_id, rpc_layer)
 
   @property
   def task_type(self):
@@ -437,12 +438,7 @@ class KubernetesClusterResolver(ClusterResolver):
     self.rpc_layer = rpc_layer
 
   def master(self, task_type=None, task_id=None, rpc_layer=None):
-    task_type = task_type if task_type is not None else self.task_type
-    task_id = task_id if task_id is not None else self.task_id
-    if task_type is not None and task_id is not None:
-      return format_master_url(self.cluster_spec().task_address(task_type, task_id),
-                               rpc_layer or self.rpc_layer)
-    return ""
+    return _task_master(self, task_type, task_id, rpc_layer)
 
   def cluster_spec(self):
     """{job: "host_ip:port" of its pods, by pod name}; RuntimeError for a pod not Running."""

@@ -5,15 +5,9 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from tfe_compat.distributions import distribution
+from tfe_compat.distributions import loc_scale
 from tfe_compat.distributions import util
-from tfe_compat.framework import dtypes
-from tfe_compat.framework import ops
-from tfe_compat.framework import tensor_shape
 from tfe_compat.framework.ops import op
-from tfe_compat.ops import check_ops
-from tfe_compat.ops import nn_ops
-from tfe_compat.variable_scope import name_scope
 
 
 def _z(x, loc, scale):
@@ -63,58 +57,19 @@ def _stat(loc, scale, *, which):
 
 
 @util.exported("Laplace")
-class Laplace(distribution.Distribution):
+class Laplace(loc_scale.LocScale):
   """The Laplace distribution with location `loc` and scale `scale`."""
 
+  _sample_op = staticmethod(_sample)
+  _log_prob_op = staticmethod(_log_prob)
+  _log_cdf_op = staticmethod(_log_cdf)
+  _entropy_op = staticmethod(_entropy)
+
   def __init__(self, loc, scale, validate_args=False, allow_nan_stats=True, name="Laplace"):
-    parameters = dict(locals())
-    with name_scope(name) as name:
-      if validate_args:
-        check_ops.assert_positive(scale)
-      self._loc = util.param(loc)
-      self._scale = util.param(scale)
-      util.same_float_dtype([self._loc, self._scale])
-      super().__init__(dtype=self._loc.dtype,
-                       reparameterization_type=distribution.FULLY_REPARAMETERIZED,
-                       validate_args=validate_args, allow_nan_stats=allow_nan_stats,
-                       parameters=parameters, graph_parents=[self._loc, self._scale],
-                       name=name)
-
-  @staticmethod
-  def _param_shapes(sample_shape):
-    shape = ops.convert_to_tensor(sample_shape, dtype=dtypes.int32)
-    return {"loc": shape, "scale": shape}
-
-  loc = property(lambda self: self._loc)
-  scale = property(lambda self: self._scale)
-
-  def _event_shape(self):
-    return tensor_shape.TensorShape([])
-
-  def _batch_shape(self):
-    return util.broadcast_shape(self._loc, self._scale)
-
-  def _sample_n(self, n, seed=None):
-    return _sample(util.rng_key(seed), self._loc, self._scale, n=n)
-
-  def _checked(self, x):
-    util.check_operands("Sub", x, self._loc)
-    return x
-
-  def _log_prob(self, x):
-    return _log_prob(self._checked(x), self._loc, self._scale)
+    super().__init__(loc, scale, validate_args, allow_nan_stats, name, parameters=dict(locals()))
 
   def _cdf(self, x):
     return _cdf(self._checked(x), self._loc, self._scale)
-
-  def _log_cdf(self, x):
-    return _log_cdf(self._checked(x), self._loc, self._scale, upper=False)
-
-  def _log_survival_function(self, x):
-    return _log_cdf(self._checked(x), self._loc, self._scale, upper=True)
-
-  def _entropy(self):
-    return _entropy(self._loc, self._scale)
 
   def _mean(self):
     return _stat(self._loc, self._scale, which="mean")
@@ -122,18 +77,6 @@ class Laplace(distribution.Distribution):
   def _stddev(self):
     return _stat(self._loc, self._scale, which="stddev")
 
-  def _mode(self):
-    return self._mean()
 
-
-@util.exported("LaplaceWithSoftplusScale", contrib_only=True)
-class LaplaceWithSoftplusScale(Laplace):
-  """Laplace with `scale = softplus(scale)`."""
-
-  def __init__(self, loc, scale, validate_args=False, allow_nan_stats=True,
-               name="LaplaceWithSoftplusScale"):
-    parameters = dict(locals())
-    with name_scope(name) as name:
-      super().__init__(loc=loc, scale=nn_ops.softplus(scale), validate_args=validate_args,
-                       allow_nan_stats=allow_nan_stats, name=name)
-    self._parameters = {k: v for k, v in parameters.items() if k != "self"}
+LaplaceWithSoftplusScale = util.exported("LaplaceWithSoftplusScale", contrib_only=True)(
+    loc_scale.with_softplus_scale(Laplace, "LaplaceWithSoftplusScale"))

@@ -95,6 +95,24 @@ class _CustomGradientOp:
                                                                    *arrays)
 
 
+def _variables_read(discover, args):
+  """The variables the `discover` tape saw read, besides those passed in `args`, by id."""
+  return tuple(v for v in sorted(discover.watched_variables(), key=lambda v: v._id)
+               if all(v is not a for a in args))
+
+
+def _record_call(recorded_op, args, kwargs, variables, result):
+  """Records one call of a decorated function as `recorded_op` (inputs: `args` then
+  `variables`); returns `result` with its tensors replaced by the recorded outputs."""
+  flat, treedef = jax.tree_util.tree_flatten(result)
+  outputs = [Tensor(ops.convert_to_tensor(t)._value) for t in flat]
+  inputs = [ops.convert_to_tensor(a) for a in args] + [v._as_tensor(None) for v in variables]
+  if any(differentiable(t) for t in inputs):
+    ops.record(recorded_op, {"n_args": len(args), "variables": variables,
+                             "kwargs": tuple(kwargs.items())}, inputs, outputs)
+  return jax.tree_util.tree_unflatten(treedef, outputs)
+
+
 @export("custom_gradient")
 def custom_gradient(f):
   """Decorates `f(*x) -> (y, grad_fn)` so gradients of y use `grad_fn(dy)` (TF semantics)."""
@@ -106,19 +124,12 @@ def custom_gradient(f):
       return f(*args, **kwargs)[0]
     with GradientTape() as discover:
       result, grad_fn = f(*args, **kwargs)
-    variables = tuple(v for v in sorted(discover.watched_variables(), key=lambda v: v._id)
-                      if all(v is not a for a in args))
+    variables = _variables_read(discover, args)
     spec = inspect.getfullargspec(grad_fn)
     if variables and "variables" not in spec.args + spec.kwonlyargs and not spec.varkw:
       raise TypeError("If using @custom_gradient with a function that uses variables, then "
                       "grad_fn must accept a keyword argument 'variables'.")
-    flat, treedef = jax.tree_util.tree_flatten(result)
-    outputs = [Tensor(ops.convert_to_tensor(t)._value) for t in flat]
-    inputs = [ops.convert_to_tensor(a) for a in args] + [v._as_tensor(None) for v in variables]
-    if any(differentiable(t) for t in inputs):
-      ops.record(recorded_op, {"n_args": len(args), "variables": variables,
-                               "kwargs": tuple(kwargs.items())}, inputs, outputs)
-    return jax.tree_util.tree_unflatten(treedef, outputs)
+    return _record_call(recorded_op, args, kwargs, variables, result)
 
   return decorated
 
@@ -182,15 +193,8 @@ def recompute_grad(f):
         result = f(*args, **kwargs)
     finally:
       _ctx.tapes = outer_tapes
-    variables = tuple(v for v in sorted(discover.watched_variables(), key=lambda v: v._id)
-                      if all(v is not a for a in args))
-    flat, treedef = jax.tree_util.tree_flatten(result)
-    outputs = [Tensor(ops.convert_to_tensor(t)._value) for t in flat]
-    inputs = [ops.convert_to_tensor(a) for a in args] + [v._as_tensor(None) for v in variables]
-    if any(differentiable(t) for t in inputs):
-      ops.record(recorded_op, {"n_args": len(args), "variables": variables,
-                               "kwargs": tuple(kwargs.items())}, inputs, outputs)
-    return jax.tree_util.tree_unflatten(treedef, outputs)
+    variables = _variables_read(discover, args)
+    return _record_call(recorded_op, args, kwargs, variables, result)
 
   return decorated
 

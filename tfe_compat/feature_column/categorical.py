@@ -12,6 +12,7 @@ from tfe_compat.data.example_parsing import VarLenFeature
 from tfe_compat.framework import dtypes
 from tfe_compat.framework import errors
 from tfe_compat.framework.tensor import Tensor
+from tfe_compat.ops import lookup_contrib_ops
 from tfe_compat.ops import lookup_ops
 from tfe_compat.ops import sparse_cross_ops
 from tfe_compat.ops.lookup_ops import host
@@ -47,6 +48,18 @@ def _table(column, state_manager, make):
   if state_manager is None:
     return make()
   return state_manager.resource(column, "{}_lookup".format(column.key), make)
+
+
+def _vocabulary_ids(column, input_tensor, state_manager, make_table):
+  """The ids of a vocabulary column: `input_tensor` (integers as int64) looked up in the
+  column's table, `make_table(key_dtype)`."""
+  _check_input_dtype(column, input_tensor)
+  key_dtype = column.dtype
+  if input_tensor.dtype.is_integer:
+    key_dtype = dtypes.int64
+    input_tensor = _with_values(input_tensor, cast(input_tensor.values, dtypes.int64))
+  table = _table(column, state_manager, lambda: make_table(key_dtype))
+  return table.lookup(input_tensor)
 
 
 class _KeyedColumn(CategoricalColumn):
@@ -92,16 +105,12 @@ class VocabularyFileCategoricalColumn(_KeyedColumn, collections.namedtuple(
   """Ids: line numbers in a vocabulary file (out-of-vocabulary: hash buckets or default)."""
 
   def _transform_input_tensor(self, input_tensor, state_manager):
-    _check_input_dtype(self, input_tensor)
-    key_dtype = self.dtype
-    if input_tensor.dtype.is_integer:
-      key_dtype = dtypes.int64
-      input_tensor = _with_values(input_tensor, cast(input_tensor.values, dtypes.int64))
-    table = _table(self, state_manager, lambda: lookup_ops.index_table_from_file(
-        vocabulary_file=self.vocabulary_file, num_oov_buckets=self.num_oov_buckets,
-        vocab_size=self.vocabulary_size, default_value=self.default_value,
-        key_dtype=key_dtype))
-    return table.lookup(input_tensor)
+    return _vocabulary_ids(self, input_tensor, state_manager,
+                           lambda key_dtype: lookup_contrib_ops.index_table_from_file(
+                               vocabulary_file=self.vocabulary_file,
+                               num_oov_buckets=self.num_oov_buckets,
+                               vocab_size=self.vocabulary_size,
+                               default_value=self.default_value, key_dtype=key_dtype))
 
   @property
   def num_buckets(self):
@@ -114,15 +123,11 @@ class VocabularyListCategoricalColumn(_KeyedColumn, collections.namedtuple(
   """Ids: positions in `vocabulary_list` (out-of-vocabulary: hash buckets or default)."""
 
   def _transform_input_tensor(self, input_tensor, state_manager):
-    _check_input_dtype(self, input_tensor)
-    key_dtype = self.dtype
-    if input_tensor.dtype.is_integer:
-      key_dtype = dtypes.int64
-      input_tensor = _with_values(input_tensor, cast(input_tensor.values, dtypes.int64))
-    table = _table(self, state_manager, lambda: lookup_ops.index_table_from_tensor(
-        vocabulary_list=tuple(self.vocabulary_list), default_value=self.default_value,
-        num_oov_buckets=self.num_oov_buckets, dtype=key_dtype))
-    return table.lookup(input_tensor)
+    return _vocabulary_ids(self, input_tensor, state_manager,
+                           lambda key_dtype: lookup_contrib_ops.index_table_from_tensor(
+                               vocabulary_list=tuple(self.vocabulary_list),
+                               default_value=self.default_value,
+                               num_oov_buckets=self.num_oov_buckets, dtype=key_dtype))
 
   @property
   def num_buckets(self):

@@ -165,6 +165,12 @@ def _shuffled(x, y):
   return x[indices], y[indices]
 
 
+def _split_at(xs, labels, idx):
+  """((x_train, y_train), (x_test, y_test)): the first `idx` sequences, then the rest."""
+  return ((_sequences(xs[:idx]), np.array(labels[:idx])),
+          (_sequences(xs[idx:]), np.array(labels[idx:])))
+
+
 @export("keras.datasets.imdb.load_data")
 def _imdb_load_data(path="imdb.npz", num_words=None, skip_top=0, maxlen=None, seed=113,
                     start_char=1, oov_char=2, index_from=3, **kwargs):
@@ -184,9 +190,7 @@ def _imdb_load_data(path="imdb.npz", num_words=None, skip_top=0, maxlen=None, se
   xs, labels = _index_words(np.concatenate([x_train, x_test]),
                             np.concatenate([labels_train, labels_test]), num_words, skip_top,
                             maxlen, start_char, oov_char, index_from)
-  idx = len(x_train)
-  return ((_sequences(xs[:idx]), np.array(labels[:idx])),
-          (_sequences(xs[idx:]), np.array(labels[idx:])))
+  return _split_at(xs, labels, len(x_train))
 
 
 @export("keras.datasets.reuters.load_data")
@@ -205,9 +209,7 @@ def _reuters_load_data(path="reuters.npz", num_words=None, skip_top=0, maxlen=No
   xs, labels = _shuffled(xs, labels)
   xs, labels = _index_words(xs, labels, num_words, skip_top, maxlen, start_char, oov_char,
                             index_from)
-  idx = int(len(xs) * (1 - test_split))
-  return ((_sequences(xs[:idx]), np.array(labels[:idx])),
-          (_sequences(xs[idx:]), np.array(labels[idx:])))
+  return _split_at(xs, labels, int(len(xs) * (1 - test_split)))
 
 
 def _word_index(path, fname, file_hash):

@@ -1,4 +1,4 @@
-"""`tf.lookup` and `tf.contrib.lookup` (TF 1.15): static tables, vocabulary tables, hashing.
+"""`tf.lookup` and `tf.contrib.lookup` (TF 1.15): static tables, hashing.
 
 Tables are initialized when they are created, as TF's are when executing eagerly, so
 `tf.tables_initializer()` is TF's eager no-op (None). A static table keeps its keys sorted:
@@ -6,7 +6,7 @@ numeric keys with numeric values are found by `searchsorted` in one @op (trace-s
 such lookups also compile inside tf.function); string keys or values run on the host over
 the NumPy object arrays behind string Tensors, as the other string ops do.
 Out-of-vocabulary buckets use TF's Fingerprint64 (string_hash_ops), bit-exact.
-The mutable tables live in lookup_mutable_ops.
+The mutable tables live in lookup_mutable_ops, the vocabulary tables in lookup_contrib_ops.
 """
 import collections
 
@@ -62,7 +62,7 @@ def hash_buckets(values, num_buckets, hasher_spec=None):
   return (hashes % np.uint64(num_buckets)).astype(np.int64).reshape(values.shape)
 
 
-def _tensor(array, dtype):
+def host_tensor(array, dtype):
   """A Tensor of NumPy `array` (object arrays stay on the host, as string Tensors do)."""
   if dtype is dtypes.string:
     return Tensor(np.asarray(array, dtype=object))
@@ -166,7 +166,8 @@ class InitializableLookupTableBase(LookupInterface):
 
   def export(self, name=None):
     """(keys, values) of every entry (sorted by key; TF's order is its hash map's)."""
-    return _tensor(self._keys, self._key_dtype), _tensor(self._values, self._value_dtype)
+    return (host_tensor(self._keys, self._key_dtype),
+            host_tensor(self._values, self._value_dtype))
 
   def lookup(self, keys, name=None):
     """The values of `keys` (a Tensor or SparseTensor), `default_value` where absent."""
@@ -195,7 +196,7 @@ class InitializableLookupTableBase(LookupInterface):
     values = self._values[np.maximum(positions, 0)] if len(self._values) else positions
     default = host(self._default_value, "A table lookup")
     out = np.where(positions >= 0, values, default)
-    return _tensor(out.astype(self._np(self._value_dtype)), self._value_dtype)
+    return host_tensor(out.astype(self._np(self._value_dtype)), self._value_dtype)
 
 
 @export("lookup.StaticHashTable", "contrib.lookup.HashTable")
@@ -505,106 +506,3 @@ class StaticVocabularyTable(_BucketedTable):
     if not key_dtype.is_integer and key_dtype != dtypes.string:
       raise TypeError("Invalid key_dtype, expected integer or string, got %s." % key_dtype)
     super().__init__(table, num_oov_buckets, FastHashSpec, key_dtype, name)
-
-
-# ---- Vocabulary tables (tf.contrib.lookup) ----
-@export("contrib.lookup.index_table_from_file")
-def index_table_from_file(vocabulary_file=None, num_oov_buckets=0, vocab_size=None,
-                          default_value=-1, hasher_spec=FastHashSpec, key_dtype=dtypes.string,
-                          name=None, key_column_index=TextFileIndex.WHOLE_LINE,
-                          value_column_index=TextFileIndex.LINE_NUMBER, delimiter="\t"):
-  """A table from the lines of `vocabulary_file` to their line numbers (int64)."""
-  if vocabulary_file is None or (isinstance(vocabulary_file, str) and not vocabulary_file):
-    raise ValueError("vocabulary_file must be specified and must not be empty.")
-  if num_oov_buckets < 0:
-    raise ValueError("num_oov_buckets must be greater or equal than 0, got %d."
-                     % num_oov_buckets)
-  if vocab_size is not None and vocab_size < 1:
-    raise ValueError("vocab_size must be greater than 0, got %d. vocabulary_file: %s"
-                     % (vocab_size, vocabulary_file))
-  key_dtype = dtypes.as_dtype(key_dtype)
-  if not key_dtype.is_integer and key_dtype != dtypes.string:
-    raise TypeError("Only integer and string keys are supported.")
-  init = TextFileIdTableInitializer(
-      vocabulary_file, vocab_size=vocab_size, name="table_init",
-      key_dtype=dtypes.int64 if key_dtype.is_integer else key_dtype,
-      key_column_index=key_column_index, value_column_index=value_column_index,
-      delimiter=delimiter)
-  table = StaticHashTable(init, default_value)
-  if num_oov_buckets:
-    table = IdTableWithHashBuckets(table, num_oov_buckets=num_oov_buckets,
-                                   hasher_spec=hasher_spec, key_dtype=key_dtype)
-  return table
-
-
-@export("contrib.lookup.index_table_from_tensor")
-def index_table_from_tensor(vocabulary_list, num_oov_buckets=0, default_value=-1,
-                            hasher_spec=FastHashSpec, dtype=dtypes.string, name=None):
-  """A table from the entries of `vocabulary_list` to their positions (int64)."""
-  if vocabulary_list is None:
-    raise ValueError("vocabulary_list must be specified.")
-  if num_oov_buckets < 0:
-    raise ValueError("num_oov_buckets must be greater or equal than 0, got %d."
-                     % num_oov_buckets)
-  dtype = dtypes.as_dtype(dtype)
-  if not dtype.is_integer and dtype != dtypes.string:
-    raise TypeError("Only integer and string keys are supported.")
-  keys = convert_to_tensor(vocabulary_list)
-  if keys.dtype.is_integer != dtype.is_integer:
-    raise ValueError("Expected %s, got %s."
-                     % ("integer" if dtype.is_integer else "non-integer", keys.dtype))
-  if not dtype.is_integer and keys.dtype.base_dtype != dtype:
-    raise ValueError("Expected %s, got %s." % (dtype, keys.dtype))
-  raw = host(keys, "index_table_from_tensor")
-  if keys.dtype.is_integer:
-    raw = raw.astype(np.int64)
-  init = KeyValueTensorInitializer(_tensor(raw, dtypes.int64 if keys.dtype.is_integer
-                                           else keys.dtype),
-                                   _tensor(np.arange(raw.size), dtypes.int64), name="table_init")
-  table = StaticHashTable(init, default_value)
-  if num_oov_buckets:
-    table = IdTableWithHashBuckets(table, num_oov_buckets=num_oov_buckets,
-                                   hasher_spec=hasher_spec, key_dtype=dtype)
-  return table
-
-
-@export("contrib.lookup.index_to_string_table_from_file")
-def index_to_string_table_from_file(vocabulary_file, vocab_size=None, default_value="UNK",
-                                    name=None, key_column_index=TextFileIndex.LINE_NUMBER,
-                                    value_column_index=TextFileIndex.WHOLE_LINE, delimiter="\t"):
-  """A table from int64 line numbers to the lines of `vocabulary_file`."""
-  if vocabulary_file is None or (isinstance(vocabulary_file, str) and not vocabulary_file):
-    raise ValueError("vocabulary_file must be specified and must not be empty.")
-  if vocab_size is not None and vocab_size < 1:
-    raise ValueError("vocab_size must be greater than 0, got %d." % vocab_size)
-  init = TextFileStringTableInitializer(
-      vocabulary_file, vocab_size=vocab_size, name="table_init",
-      key_column_index=key_column_index, value_column_index=value_column_index,
-      delimiter=delimiter)
-  return StaticHashTable(init, default_value)
-
-
-@export("contrib.lookup.index_to_string_table_from_tensor")
-def index_to_string_table_from_tensor(vocabulary_list, default_value="UNK", name=None):
-  """A table from int64 positions to the strings of `vocabulary_list`."""
-  if vocabulary_list is None:
-    raise ValueError("vocabulary_list must be specified.")
-  vocabulary = host(convert_to_tensor(vocabulary_list, dtypes.string), "index_to_string")
-  init = KeyValueTensorInitializer(_tensor(np.arange(vocabulary.size), dtypes.int64),
-                                   _tensor(vocabulary, dtypes.string), name="table_init")
-  return StaticHashTable(init, default_value)
-
-
-@export("contrib.lookup.index_to_string")
-def index_to_string(tensor, mapping, default_value="UNK", name=None):
-  """The strings of `mapping` at the int64 indices `tensor` (deprecated TF 1.x helper)."""
-  table = index_to_string_table_from_tensor(mapping, default_value=default_value)
-  return table.lookup(tensor)
-
-
-@export("contrib.lookup.string_to_index")
-def string_to_index(tensor, mapping, default_value=-1, name=None):
-  """The positions in `mapping` of the strings `tensor` (deprecated TF 1.x helper)."""
-  table = index_table_from_tensor(mapping, default_value=default_value)
-  return table.lookup(tensor)
-

@@ -202,21 +202,24 @@ class QueueCore(Resource):
       return None, error
     if n == 0:
       return self.stack([], 0), None
-    def run(attempt):
-      size = len(self)
-      if self.closed and size < attempt.requested:
-        if attempt.batch:
-          self.restore(attempt.batch)
-        if allow_small_batch and len(self):
-          size = attempt.requested = len(self)
-          attempt.batch = []
-        else:
-          if allow_small_batch and self.enqueues:
-            return PROGRESS
-          attempt.error = self._insufficient(attempt.requested, size)
-          return COMPLETE
-      return self._take(attempt, size if self.closed else size - self.min_after_dequeue)
-    return self.submit(self.dequeues, Attempt(n, run))
+    return self.submit(self.dequeues, Attempt(
+        n, lambda attempt: self._dequeue_many_step(attempt, allow_small_batch)))
+
+  def _dequeue_many_step(self, attempt, allow_small_batch):
+    """One try of a waiting `dequeue_many` (PROGRESS, NO_PROGRESS or COMPLETE)."""
+    size = len(self)
+    if self.closed and size < attempt.requested:
+      if attempt.batch:
+        self.restore(attempt.batch)
+      if allow_small_batch and len(self):
+        size = attempt.requested = len(self)
+        attempt.batch = []
+      else:
+        if allow_small_batch and self.enqueues:
+          return PROGRESS
+        attempt.error = self._insufficient(attempt.requested, size)
+        return COMPLETE
+    return self._take(attempt, size if self.closed else size - self.min_after_dequeue)
 
   def _take(self, attempt, available):
     outcome = NO_PROGRESS
@@ -320,21 +323,14 @@ class PriorityQueueCore(QueueCore):
               "components to have specified shapes.")
     return None
 
-  def dequeue_many(self, n, allow_small_batch):
-    error = self.check_dequeue_many()
-    if error:
-      return None, error
-    if n == 0:
-      return self.stack([], 0), None
-    def run(attempt):
-      size = len(self)
-      if self.closed and (size == 0 or (not allow_small_batch and size < attempt.requested)):
-        attempt.error = self._insufficient(attempt.requested, size)
-        return COMPLETE
-      if size < attempt.requested and (size == 0 or not (self.closed and allow_small_batch)):
-        return NO_PROGRESS
-      return self._take(attempt, size)
-    return self.submit(self.dequeues, Attempt(n, run))
+  def _dequeue_many_step(self, attempt, allow_small_batch):
+    size = len(self)
+    if self.closed and (size == 0 or (not allow_small_batch and size < attempt.requested)):
+      attempt.error = self._insufficient(attempt.requested, size)
+      return COMPLETE
+    if size < attempt.requested and (size == 0 or not (self.closed and allow_small_batch)):
+      return NO_PROGRESS
+    return self._take(attempt, size)
 
 
 def _later(a, b):
