@@ -179,6 +179,10 @@ MODULES = {
        for name in ("attr_value", "graph", "node_def", "resource_handle", "summary", "tensor",
                     "tensor_shape", "types", "versions")},
     # outside tensorflow.python
+    **{"contrib.eager.python." + name: ("contrib.eager",)
+       for name in ("datasets", "evaluator", "network", "saver")},
+    "contrib.eager.python.metrics": ("contrib.eager.metrics",),
+    "python.ops.numerics": ("",),
     "contrib.summary.summary_test_util": "tfe_compat.summary.summary_test_util",
     "examples.tutorials.mnist.input_data": "tfe_compat.internal.tutorials_mnist",
     "contrib.learn.python.learn.datasets.mnist": "tfe_compat.internal.tutorials_mnist",
