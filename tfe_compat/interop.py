@@ -11,10 +11,9 @@ Tensors and Variables also go straight into JAX: `jax.jit(f)(params, tensor)`,
 `jax.grad(loss)(tensor)`, `jax.vmap`, `jnp.sin(tensor)` take them as the arrays they hold
 (a Variable as its current value); the results are `jax.Array`s.
 """
+import warnings
+
 import jax
-from jax._src import core as _jax_core
-from jax._src import dtypes as _jax_dtypes
-from jax._src.interpreters import pxla as _pxla
 
 from tfe_compat import state_ops
 from tfe_compat.eager import function
@@ -39,18 +38,29 @@ def _array(x):
   return state_ops.read(x)._value if function._is_variable(x) else x._value  # pylint: disable=protected-access
 
 
-def _shard(values, shardings, layouts, copy_semantics):
-  return _pxla.shard_args(shardings, layouts, copy_semantics, [_array(x) for x in values])
-
-
 def _register_with_jax():
   """Lets JAX's transformations take Tensors and Variables as arguments: JAX's own tables
-  of argument types (abstract value, canonical value, transfer) map them to their arrays."""
+  of argument types (abstract value, canonical value, transfer) map them to their arrays.
+  These tables are JAX internals: where a JAX release lacks them, `to_jax` is the way."""
   from tfe_compat.variables import ResourceVariable  # pylint: disable=import-outside-toplevel
+  try:
+    from jax._src import core, dtypes  # pylint: disable=import-outside-toplevel
+    from jax._src.interpreters import pxla  # pylint: disable=import-outside-toplevel
+    handlers = (core.pytype_aval_mappings, dtypes.register_canonicalize_value_handler,
+                pxla.shard_arg_handlers, core.typeof, pxla.shard_args)
+  except (ImportError, AttributeError) as e:
+    warnings.warn("tfe_compat: this JAX release does not take Tensors as jax.jit arguments "
+                  "(%s); convert them with tfe_compat.interop.to_jax" % e)
+    return
+  avals, canonical, shard_handlers, typeof, shard_args = handlers
+
+  def shard(values, shardings, layouts, copy_semantics):
+    return shard_args(shardings, layouts, copy_semantics, [_array(x) for x in values])
+
   for cls in (Tensor, ResourceVariable):
-    _jax_core.pytype_aval_mappings[cls] = lambda x: _jax_core.typeof(_array(x))
-    _jax_dtypes.register_canonicalize_value_handler(cls, _array)
-    _pxla.shard_arg_handlers[cls] = _shard
+    avals[cls] = lambda x: typeof(_array(x))
+    canonical(cls, _array)
+    shard_handlers[cls] = shard
 
 
 _register_with_jax()
