@@ -84,6 +84,8 @@ from tfe_compat.train import loss_scale as _loss_scale  # noqa: F401  (train.exp
 from tfe_compat.keras import experimental as _keras_experimental  # noqa: F401
 from tfe_compat import autograph, module as _module, partitioned_variables  # noqa: F401
 from tfe_compat.eager import parallel_for as _parallel_for  # noqa: F401  (tf.vectorized_map)
+from tfe_compat.contrib import evaluator as _contrib_evaluator  # noqa: F401  (tfe.Evaluator)
+from tfe_compat.eager import execution_callbacks as _execution_callbacks  # noqa: F401
 from tfe_compat.framework import graph as _graph  # noqa: F401
 from tfe_compat.framework import graph_util as _graph_util  # noqa: F401  (tf.graph_util)
 from tfe_compat.internal import test_util as _test_util  # noqa: F401  (tf.test)

@@ -18,6 +18,7 @@ from tfe_compat.framework import ops
 from tfe_compat.framework.api import export
 from tfe_compat.framework.trackable import Trackable
 from tfe_compat.ops import init_ops
+from tfe_compat.summary import summary_ops
 
 _to_replace = re.compile("[^A-Za-z0-9.]")
 
@@ -32,12 +33,12 @@ class Metric(Trackable):
 
   _checkpoint_creators = ("add_variable",)
 
-  def __init__(self, name=None, use_global_step=False):
+  def __init__(self, name=None, use_global_variables=False):
     self._built = False
     self._vars = []
     self._initial_values = {}
     self._updates = []
-    self._use_global_step = use_global_step
+    self._use_global_variables = use_global_variables  # graph-mode collections only
     name = name or self.__class__.__name__
     scope_name = _to_replace.sub("_", name)
     with vs.variable_scope(scope_name, use_resource=True, reuse=False) as scope:
@@ -124,8 +125,8 @@ def _mean_weighted(values, weights, *, dtype):
 class Mean(Metric):
   """The (weighted) mean of the values seen (`numer` / `denom`, float64 by default)."""
 
-  def __init__(self, name=None, dtype=dtypes.float64, use_global_step=False):
-    super().__init__(name=name, use_global_step=use_global_step)
+  def __init__(self, name=None, dtype=dtypes.float64, use_global_variables=False):
+    super().__init__(name=name, use_global_variables=use_global_variables)
     self.dtype = dtypes.as_dtype(dtype)
 
   def build(self, *args, **kwargs):
@@ -150,8 +151,17 @@ class Mean(Metric):
     return values, weights
 
   def result(self, write_summary=True):
-    """numer / denom (NaN before any value was seen)."""
-    return self.numer.read_value() / self.denom.read_value()
+    """numer / denom (NaN before any value was seen); with `write_summary` (a scalar bool)
+    also written as a scalar summary named after the metric under the default writer."""
+    write_summary = ops.convert_to_tensor(write_summary)
+    if write_summary.shape.ndims != 0:
+      raise ValueError("Non-scalar tensor %s cannot be converted to boolean." % write_summary)
+    if write_summary.dtype != dtypes.bool:
+      raise ValueError("Non-boolean tensor %s cannot be converted to boolean." % write_summary)
+    t = self.numer.read_value() / self.denom.read_value()
+    if bool(write_summary):
+      summary_ops.scalar(name=self.name, tensor=t)
+    return t
 
 
 @ops.op(name="Equal")
@@ -222,7 +232,7 @@ class BinaryAccuracy(_AccuracyBase):
   """How often `predictions > threshold` equals `labels != 0`."""
   _kind = "binary"
 
-  def __init__(self, threshold=0.5, name=None, dtype=dtypes.float64):
+  def __init__(self, threshold, name=None, dtype=dtypes.float64):
     self.threshold = threshold
     super().__init__(name=name, dtype=dtype)
 

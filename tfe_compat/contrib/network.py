@@ -1,23 +1,166 @@
 """`tfe.Network` and `tfe.Sequential` (tf.contrib.eager, TF 1.5-1.15): layers tracked
-explicitly with `track_layer`, variables named under the network's scope."""
+explicitly with `track_layer`, variables named under the network's scope; name-based
+checkpoints with `save_network_checkpoint` / `restore_network_checkpoint`."""
+import collections
+import inspect
+import os
+import weakref
+
+from tfe_compat import variable_scope
+from tfe_compat.framework import context
+from tfe_compat.framework import graph as graph_lib
 from tfe_compat.framework.api import export
-from tfe_compat.keras.engine.base_layer import Layer, _call_parameters
+from tfe_compat.keras import backend
+from tfe_compat.keras.engine.base_layer import Layer, to_snake_case
 from tfe_compat.keras.engine.network import Network as _KerasNetwork
+from tfe_compat.train import checkpoint_io
+from tfe_compat.train import saver as saver_lib
+from tfe_compat.train import training_util
+
+_ctx = context.ctx
+
+
+_top_level_scopes = set()  # variable prefixes of the top-level networks of the default graph
+graph_lib.on_reset_default_graph(_top_level_scopes.clear)
+
+
+def _unique_name(base, uids, avoid):
+  """TF's zero-based unique layer name: `base`, `base_1`, ... skipping names in `avoid`."""
+  while True:
+    number = uids[base]
+    uids[base] += 1
+    name = "%s_%d" % (base, number) if number else base
+    if name not in avoid:
+      return name
+
+
+def _parent(layer):
+  ref = getattr(layer, "_first_parent", None)
+  return ref() if ref else None
 
 
 @export("contrib.eager.Network")
 class Network(_KerasNetwork):
-  """A composition of layers; sublayers are registered with `track_layer`."""
+  """A composition of layers; sublayers are registered with `track_layer`. An anonymous
+  Network is named when first tracked (unique in its parent) or called (unique in the graph);
+  its sublayers' names are unique within it, and variables are named by that nesting."""
 
   def __init__(self, name=None):
-    super().__init__(name=name)
+    if isinstance(name, variable_scope.VariableScope):
+      raise ValueError("VariableScopes are not valid Network names.")
+    if name is not None and "/" in name:
+      raise ValueError("Forward slashes ('/') are not allowed in Network names.")
+    super().__init__(name=name or "network")
+    self._name = name
+    self._base_name = name or to_snake_case(type(self).__name__)
+    self._first_parent = None  # a weak reference, or False for a top-level network
+    self._owned_layers = {}
+    self._sub_layer_name_uids = collections.Counter()
     self._tracked_layers = []
+    self._scope_name = None
+    stack = _ctx.name_stack
+    self._init_prefix = stack[-1] if stack else ""
+    self._deferred_restorations = []  # (map_func, {checkpoint name: array}), oldest first
+
+  @property
+  def name(self):
+    if self._name is None:
+      raise ValueError(
+          "The network does not yet have a final name, but a name was requested for it. "
+          "Networks get a name when they are added to another Network via track_layer, or "
+          "when they are first called/built.")
+    return self._name
+
+  @property
+  def scope_name(self):
+    """The prefix of this network's variable names."""
+    self._set_scope()
+    return self._scope_name
+
+  def _finalize_name(self, parent_network):
+    if self._name is None:
+      if parent_network:
+        self._name = _unique_name(self._base_name, parent_network._sub_layer_name_uids,
+                                  parent_network._owned_layers)
+      else:
+        self._name = backend.unique_object_name(self._base_name)
+    if self._first_parent is None or (self._first_parent and _parent(self) is None):
+      self._first_parent = weakref.ref(parent_network) if parent_network else False
+
+  def _set_scope(self):
+    if self._scope_name is not None:
+      return
+    parent = _parent(self)
+    if parent is None:
+      self._finalize_name(False)
+      scope = self._init_prefix + self._name
+      if scope in _top_level_scopes:
+        raise ValueError("A Network named '%s' already exists (or a variable_scope was "
+                         "created with this name). Names must be unique." % (self._name,))
+      _top_level_scopes.add(scope)
+      self._name = scope
+    else:
+      scope = parent.scope_name + "/" + self._name
+    self._scope_name = scope
+
+  @property
+  def weights(self):
+    return [w for layer in self._tracked_layers for w in layer.weights]
+
+  variables = weights
+
+  @property
+  def trainable_weights(self):
+    return [w for layer in self._tracked_layers for w in layer.trainable_weights]
+
+  @property
+  def non_trainable_weights(self):
+    return [w for layer in self._tracked_layers for w in layer.non_trainable_weights]
+
+  @property
+  def trainable(self):
+    return True
+
+  @trainable.setter
+  def trainable(self, value):
+    if not value:
+      raise AttributeError("cannot mark Network as not trainable")
+
+  def _checkpoint_dependencies(self):
+    raise NotImplementedError(
+        "tfe.Network does not support object-based checkpointing.\n\nPlease inherit from "
+        "`tf.keras.Model`, and see its documentation for details.")
+
+  def __call__(self, inputs, *args, **kwargs):
+    self._set_scope()
+    stack = _ctx.name_stack
+    stack.append(self._scope_name[:len(self._scope_name) - len(self._name)])
+    previous = _ctx.variable_scope
+    if self._deferred_restorations:
+      _ctx.variable_scope = _DeferredRestore(self._deferred_restorations, previous)
+    try:
+      return super().__call__(inputs, *args, **kwargs)
+    finally:
+      _ctx.variable_scope = previous
+      stack.pop()
 
   def track_layer(self, layer):
     """Registers `layer` so its variables belong to this network; returns it."""
     if not isinstance(layer, Layer):
       raise TypeError("Network.track_layer() passed type %s, not a tf.layers.Layer"
                       % (type(layer),))
+    if isinstance(layer, Network):
+      layer._finalize_name(self)  # pylint: disable=protected-access
+    elif not layer.built and _parent(layer) is None:
+      if layer._name != layer._base_name:  # pylint: disable=protected-access
+        layer._name = _unique_name(layer._base_name, self._sub_layer_name_uids,  # pylint: disable=protected-access
+                                   self._owned_layers)
+      layer._first_parent = weakref.ref(self)  # pylint: disable=protected-access
+    if not layer.built and _parent(layer) is self:
+      owner = self._owned_layers.setdefault(layer.name, layer)
+      if owner is not layer:
+        raise ValueError("Attempt to add two Layers with the name '%s' to the same Network."
+                         % (layer.name,))
     if all(existing is not layer for existing in self._tracked_layers):
       self._tracked_layers.append(layer)
     return layer
@@ -47,16 +190,114 @@ class Sequential(Network):
   def add(self, layer_func):
     if isinstance(layer_func, Layer):
       self.track_layer(layer_func)
-    elif not callable(layer_func):
+      params = inspect.signature(layer_func.call).parameters
+    elif callable(layer_func):
+      params = inspect.signature(layer_func).parameters
+    else:
       raise TypeError("Sequential.add() takes only tf.layers.Layer objects or callables; "
                       "not '%s' of type '%s'." % (layer_func, type(layer_func)))
-    self._layers_funcs.append(layer_func)
+    self._layers_funcs.append(("training" in params, layer_func))
 
   def call(self, inputs, training=None):
-    outputs = inputs
-    for item in self._layers_funcs:
-      if isinstance(item, Layer) and any(_call_parameters(type(item))[::2]):
-        outputs = item(outputs, training=training)
+    for takes_training, layer_func in self._layers_funcs:
+      if takes_training:
+        inputs = layer_func(inputs, training=training)
       else:
-        outputs = item(outputs)
-    return outputs
+        inputs = layer_func(inputs)
+    return inputs
+
+
+class _DeferredRestore(saver_lib._RestoreOnCreate):  # pylint: disable=protected-access
+  """Gives each new variable its value from the latest restoration that names it."""
+
+  def __init__(self, restorations, previous):
+    super().__init__(None, None, previous)
+    self._restorations = restorations
+
+  def variable_created(self, var):
+    for map_func, values in reversed(self._restorations):
+      name = map_func(var._shared_name)  # pylint: disable=protected-access
+      if name in values:
+        var.assign(values[name])
+        break
+    created = getattr(self._previous, "variable_created", None)
+    if created is not None:
+      self._outside(created, var)
+
+
+def _prefix_stripper(scope_name):
+  prefix = scope_name + "/"
+  return lambda name: name[len(prefix):] if name.startswith(prefix) else name
+
+
+def _variables_by_checkpoint_name(network, map_func, user_map_func, action):
+  named = {}
+  for variable in network.variables:
+    name = map_func(variable._shared_name)  # pylint: disable=protected-access
+    first = named.setdefault(name, variable)
+    if first is variable:
+      continue
+    if user_map_func is None:
+      raise ValueError(
+          "The default checkpoint variable name mapping strategy for Network '%s' resulted in "
+          "a naming conflict. We attempted to strip off the variable prefix for the Network "
+          "('%s'), but this resulted in two variables named '%s' (originally '%s' and '%s'). "
+          "This should only happen when using variable sharing (i.e. the Network contains "
+          "Networks or Layers which were first added to another Network, and therefore have "
+          "that Network's variable prefix). One solution is to pass `map_func=lambda n: n` to "
+          "save and restore to use fully qualified variable names in the checkpoint, although "
+          "this will require that the variable prefix of the Network being restored into is "
+          "also '%s'. You may alternatively write an arbitrary mapping." % (
+              network.name, network.scope_name, name, first._shared_name,  # pylint: disable=protected-access
+              variable._shared_name, network.scope_name))  # pylint: disable=protected-access
+    raise ValueError(
+        "The map_func passed to %s for the Network '%s' resulted in two variables named '%s' "
+        "('%s' and '%s'). Try stripping less from the variable names, or renaming parts of "
+        "the Network. For reference, variables created by sub-Layers of this Network are "
+        "prefixed with '%s', but if they are re-used after being added to another Network, "
+        "they will have that Network's full variable prefix instead." % (
+            action, network.name, name, first._shared_name,  # pylint: disable=protected-access
+            variable._shared_name, network.scope_name))  # pylint: disable=protected-access
+  return named
+
+
+def _checkpoint_path(network, save_path):
+  if os.path.isdir(save_path):
+    return os.path.join(save_path, network.name.replace("/", "_"))
+  return save_path
+
+
+@export("contrib.eager.save_network_checkpoint")
+def save_network_checkpoint(network, save_path, global_step=None, map_func=None):
+  """Saves the Network's variables under their names less the network's prefix
+  (or `map_func(name)`); returns the checkpoint prefix."""
+  if not network.built:
+    raise ValueError("Attempt to save the Network before it was first called. This means "
+                     "variables have not yet been created, so there is nothing to save.")
+  if global_step is None:
+    global_step = training_util.get_global_step()
+  save_path = _checkpoint_path(network, save_path)
+  named = _variables_by_checkpoint_name(
+      network, map_func or _prefix_stripper(network.scope_name), map_func,
+      "save_network_checkpoint")
+  return saver_lib.Saver(named).save(None, save_path, write_meta_graph=False,
+                                     global_step=global_step)
+
+
+@export("contrib.eager.restore_network_checkpoint")
+def restore_network_checkpoint(network, save_path, map_func=None):
+  """Assigns the Network's existing variables their checkpointed values; variables it
+  creates later take theirs on creation (the latest restoration naming them wins)."""
+  save_path = _checkpoint_path(network, save_path)
+  user_map_func = map_func
+  map_func = map_func or _prefix_stripper(network.scope_name)
+  named = _variables_by_checkpoint_name(network, map_func, user_map_func,
+                                        "restore_network_checkpoint")
+  if named:
+    saver_lib.Saver(named).restore(None, save_path)
+  entries, load = checkpoint_io.read(save_path)
+  rest = set(entries) - set(named)
+  if rest:
+    values = load()
+    network._deferred_restorations.append(  # pylint: disable=protected-access
+        (map_func, {name: values[name] for name in rest}))

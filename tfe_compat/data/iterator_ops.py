@@ -1,6 +1,12 @@
 """Iterators over datasets: `iter(dataset)`, `make_one_shot_iterator()`, `tfe.Iterator`."""
+import itertools
+
+import numpy as np
+
 from tfe_compat.framework import errors
 from tfe_compat.framework.api import export
+from tfe_compat.framework.trackable import Trackable
+from tfe_compat.data import dataset_ops
 from tfe_compat.data import optional_ops
 from tfe_compat.data import structure
 
@@ -8,19 +14,40 @@ _EAGER = "is not supported when eager execution is enabled."
 
 
 @export("data.Iterator", "contrib.eager.Iterator")
-class Iterator:
+class Iterator(Trackable):
   """Yields a dataset's elements as (nests of) Tensors; `next()`/`__next__` raise
-  StopIteration at the end, `get_next()` raises `tf.errors.OutOfRangeError`."""
+  StopIteration at the end, `get_next()` raises `tf.errors.OutOfRangeError`.
+  A checkpoint saves its position (the number of elements read); restoring reads the
+  pipeline again up to that position."""
 
   def __init__(self, dataset):
     self._dataset = dataset
     self._elements = dataset._make_iter()
+    self._position = 0
 
   def __iter__(self):
     return self
 
   def __next__(self):
-    return structure.element_to_tensors(structure.checked(next(self._elements)))
+    element = next(self._elements)
+    self._position += 1
+    return structure.element_to_tensors(structure.checked(element))
+
+  def _checkpoint_values(self):
+    return {".ATTRIBUTES/ITERATOR_STATE": np.array(self._position, np.int64)}
+
+  def _checkpoint_restore_value(self, name, array):
+    randomized = _randomized(self._dataset)
+    if randomized is not None:
+      raise NotImplementedError(
+          "Restoring an iterator over a dataset with %s: tfe_compat restores an iterator by "
+          "reading its pipeline again, which would draw other random numbers."
+          % type(randomized).__name__)
+    position = int(array)
+    self._elements = self._dataset._make_iter()
+    for _ in itertools.islice(self._elements, position):
+      pass
+    self._position = position
 
   next = __next__
 
@@ -55,6 +82,18 @@ class Iterator:
   @staticmethod
   def from_string_handle(string_handle, output_types, output_shapes=None, output_classes=None):
     raise RuntimeError("Iterator.from_string_handle " + _EAGER)
+
+
+def _randomized(dataset):
+  """The first dataset of the pipeline (`dataset` and what it reads) that draws random
+  numbers, or None."""
+  if getattr(dataset, "_draws_random", False):
+    return dataset
+  for source in dataset_ops._inputs(dataset):
+    found = _randomized(source)
+    if found is not None:
+      return found
+  return None
 
 
 @export("data.make_one_shot_iterator")

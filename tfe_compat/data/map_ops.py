@@ -12,6 +12,7 @@ import jax
 import numpy as np
 
 from tfe_compat.eager import function
+from tfe_compat.framework import context
 from tfe_compat.framework import dtypes
 from tfe_compat.framework import errors
 from tfe_compat.ops.string_ops import SparseTensor
@@ -43,6 +44,13 @@ class DatasetFunction(function.Function):
   def __init__(self, fn):
     super().__init__(fn)
     self._lock = threading.Lock()  # parallel calls trace a signature once
+
+  def __call__(self, *args, **kwargs):
+    context.ctx.dataset_function += 1
+    try:
+      return super().__call__(*args, **kwargs)
+    finally:
+      context.ctx.dataset_function -= 1
 
   def _trace(self, key, args, kwargs):
     with self._lock:

@@ -39,6 +39,8 @@ def rng_factory(seed):
 class RandomDataset(Dataset):
   """An infinite dataset of random int64 scalars in [0, 2**32), as TF's (uint32 draws)."""
 
+  _draws_random = True
+
   def __init__(self, seed=None):
     self._rng = rng_factory(seed)
     self._spec = structure.TensorSpec([], dtypes.int64)
@@ -140,7 +142,9 @@ def sample_from_datasets(datasets, weights=None, seed=None):
   datasets = list(datasets)
   make_rng = rng_factory(seed)
   if isinstance(weights, Dataset):
-    return _DirectedInterleave(_dataset_choices(weights, make_rng), datasets)
+    sampled = _DirectedInterleave(_dataset_choices(weights, make_rng), datasets)
+    sampled._draws_random = True
+    return sampled
   if weights is None:
     probabilities = np.ones(len(datasets))
   else:
@@ -154,7 +158,9 @@ def sample_from_datasets(datasets, weights=None, seed=None):
                        % (len(probabilities), len(datasets)))
   if len(datasets) == 1:
     return datasets[0]
-  return _DirectedInterleave(_constant_choices(probabilities, make_rng), datasets)
+  sampled = _DirectedInterleave(_constant_choices(probabilities, make_rng), datasets)
+  sampled._draws_random = True
+  return sampled
 
 
 @export("data.experimental.choose_from_datasets", "contrib.data.choose_from_datasets")
@@ -231,6 +237,8 @@ def _estimated_dists(pairs, num_classes, batch=32, smoothing=10):
 
 class _Accepted(Dataset):
   """The (class, element) pairs kept with probability acceptance[class] (TF's filter)."""
+
+  _draws_random = True
 
   def __init__(self, pairs, target, initial, make_rng):
     self._pairs, self._target, self._initial, self._rng = pairs, target, initial, make_rng

@@ -17,6 +17,7 @@ from tfe_compat.framework import ops
 from tfe_compat.framework import tensor_shape
 from tfe_compat.framework.api import export
 from tfe_compat.framework.tensor import Tensor
+from tfe_compat.ops.string_ops import SparseTensorValue
 from tfe_compat.data.type_specs import SparseTensorSpec, TypeSpec
 
 
@@ -68,7 +69,7 @@ class TensorSpec(TypeSpec):
 
 # ---- nests (tf.nest's traversal; lists are leaves here, as in tf.data) ----
 def is_structure(value):
-  return isinstance(value, (tuple, dict))
+  return isinstance(value, (tuple, dict)) and not isinstance(value, SparseTensorValue)
 
 
 def flatten(value):

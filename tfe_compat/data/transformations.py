@@ -55,6 +55,7 @@ class Shuffle(Dataset):
     self._seeds = dataset_ops.shuffle_seeds(seed)
     self._reshuffle = bool(reshuffle_each_iteration)
     self._passes = itertools.count()
+    self._draws_random = self._reshuffle  # each pass a new order (iterator restore)
 
   def _compute_spec(self):
     return self._input.element_spec

@@ -113,7 +113,7 @@ def _record_call(recorded_op, args, kwargs, variables, result):
   return jax.tree_util.tree_unflatten(treedef, outputs)
 
 
-@export("custom_gradient")
+@export("custom_gradient", "contrib.eager.custom_gradient")
 def custom_gradient(f):
   """Decorates `f(*x) -> (y, grad_fn)` so gradients of y use `grad_fn(dy)` (TF semantics)."""
   recorded_op = _CustomGradientOp(f)

@@ -28,6 +28,7 @@ class _ThreadState(threading.local):
     self.recording_paused = 0  # >0 while a tape replays (ops and reads are not recorded)
     self.variable_stores = []  # tfe.EagerVariableStore dicts: get_variable reuses by name
     self.traced_rng = None     # inside a tf.function trace: the traced key random ops split
+    self.dataset_function = 0  # >0 while a tf.data function runs (py_func: TF's graph outputs)
 
 
 ctx = _ThreadState()

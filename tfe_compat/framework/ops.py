@@ -115,6 +115,8 @@ def op(impl=None, *, name=None, jit=True, describe_error=None, differentiable=Tr
     if _log_device_placement:
       _log_placement(op_name, out)
     result = [Tensor(o) for o in out] if type(out) in (tuple, list) else Tensor(out)
+    if post_execution_callbacks:
+      _run_callbacks(op_name, inputs, kwargs, result)
     if _ctx.tapes and differentiable:
       if differentiable is not True:
         inputs = [t if i in differentiable else Tensor(t._value) for i, t in enumerate(inputs)]
@@ -124,6 +126,19 @@ def op(impl=None, *, name=None, jit=True, describe_error=None, differentiable=Tr
   apply.impl = impl
   apply.op_name = op_name
   return apply
+
+
+post_execution_callbacks = []  # from tfe.add_execution_callback, called after each eager op
+
+
+def _run_callbacks(op_name, inputs, kwargs, result):
+  """Calls the execution callbacks on an op that ran eagerly (not while tracing)."""
+  outputs = result if isinstance(result, list) else [result]
+  if any(isinstance(t._value, jax.core.Tracer) for t in outputs):
+    return
+  attrs = tuple(item for pair in kwargs.items() for item in pair)
+  for callback in list(post_execution_callbacks):
+    callback(op_name, list(inputs), attrs, outputs, None)
 
 
 def record(op_fn, kwargs, inputs, outputs):

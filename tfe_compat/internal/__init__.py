@@ -110,6 +110,7 @@ MODULES = {
     "python.eager.def_function": ("",),
     "python.eager.backprop": ("", "contrib.eager", "tfe_compat.eager.backprop"),
     "python.eager.tape": "tfe_compat.eager.tape",
+    "python.eager.execution_callbacks": "tfe_compat.eager.execution_callbacks",
     "python.tf2": "tfe_compat.internal.tf2",
     # training
     "python.training.training": _TRAIN,
@@ -154,6 +155,10 @@ MODULES = {
     "python.data.ops.iterator_ops": ("data", "tfe_compat.data.iterator_ops"),
     "python.data.ops.readers": ("data",),
     "python.data.util.nest": "nest",
+    "python.data": ("data",),
+    "python.data.experimental.ops.threadpool": "tfe_compat.internal.data_threadpool",
+    **{"python.data.experimental.ops." + name: ("data.experimental",)
+       for name in ("batching", "interleave_ops", "prefetching_ops", "unique")},
     "python.summary.summary": ("summary",),
     "python.summary.summary_iterator": _TRAIN,
     "python.summary.writer.writer": ("summary",),
@@ -180,8 +185,11 @@ MODULES = {
                     "tensor_shape", "types", "versions")},
     # outside tensorflow.python
     **{"contrib.eager.python." + name: ("contrib.eager",)
-       for name in ("datasets", "evaluator", "network", "saver")},
+       for name in ("datasets", "network", "saver")},
+    "contrib.eager.python.evaluator": "tfe_compat.contrib.evaluator",
     "contrib.eager.python.metrics": ("contrib.eager.metrics",),
+    "contrib.layers.python.layers.regularizers": ("contrib.layers",),
+    "python.training.checkpointable.util": ("train", "tfe_compat.train.checkpoint"),
     "python.ops.numerics": ("",),
     "contrib.summary.summary_test_util": "tfe_compat.summary.summary_test_util",
     "examples.tutorials.mnist.input_data": "tfe_compat.internal.tutorials_mnist",
@@ -190,8 +198,7 @@ MODULES = {
 }
 
 # Subtrees served by a tf namespace of the same shape: `python.keras.layers` is `tf.keras.layers`.
-PREFIXES = {"python.keras": "keras", "python.ops.distributions": "distributions",
-            "python.data.experimental.ops": "data.experimental"}
+PREFIXES = {"python.keras": "keras", "python.ops.distributions": "distributions"}
 
 # Names under these are TensorFlow's internals: never loaded from a source tree.
 INTERNAL_ROOTS = ("python", "core", "compiler", "lite.python", "tools")
@@ -274,7 +281,10 @@ def serve(fullname, name):
       raise ModuleNotFoundError(
           "No module named %r: tfe_compat serves it with tf.%s, which is not defined"
           % (fullname, sources), name=fullname) from None
-  return ServedModule(fullname, sources)
+  module = ServedModule(fullname, sources)
+  if name in PACKAGES:  # `tensorflow.python.data` also holds `tensorflow.python.data.ops`
+    module.__path__ = []
+  return module
 
 
 def not_provided(fullname):

@@ -11,6 +11,7 @@ decorators run a test's eager half; graph-only tests are skipped with the eager-
 import collections.abc
 import contextlib
 import functools
+import gc
 import math
 import random
 import re
@@ -26,7 +27,7 @@ from tfe_compat.internal import platform_test
 from tfe_compat.framework import context, errors
 from tfe_compat.framework import graph as graph_lib
 from tfe_compat.framework.api import export
-from tfe_compat.framework.device import DeviceSpec
+from tfe_compat.framework.device import DeviceSpec, is_gpu_available  # noqa: F401
 from tfe_compat.framework.tensor import Tensor
 from tfe_compat.summary import writer as summary_writer
 
@@ -473,6 +474,42 @@ def _skipped(reason):
   return _decorator(wrap)
 
 
+def assert_no_garbage_created(test):
+  """`@test_util.assert_no_garbage_created`: fails if the test leaves reference cycles."""
+  @functools.wraps(test)
+  def decorated(self, **kwargs):
+    gc.disable()
+    previous_debug_flags = gc.get_debug()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    gc.collect()
+    previous_garbage = len(gc.garbage)
+    try:
+      result = test(self, **kwargs)
+      gc.collect()
+      new = gc.garbage[previous_garbage:]
+      self.assertEqual(previous_garbage, len(gc.garbage),
+                       "The test created reference cycles: %s" % sorted(
+                           {type(obj).__name__ for obj in new}))
+    finally:
+      del gc.garbage[previous_garbage:]
+      gc.set_debug(previous_debug_flags)
+      gc.enable()
+    return result
+  return decorated
+
+
 run_deprecated_v1 = _skipped(GRAPH_ONLY)
 deprecated_graph_mode_only = run_deprecated_v1
 run_v2_only = _skipped("Test requires TF 2.x behavior; tfe_compat runs TF 1.x.")
+
+
+def run_gpu_only(func=None):
+  """`@test_util.run_gpu_only`: the test is skipped where no GPU is present."""
+  def wrap(test):
+    @functools.wraps(test)
+    def decorated(self, *args, **kwargs):
+      if not is_gpu_available():
+        self.skipTest("Test requires GPU")
+      return test(self, *args, **kwargs)
+    return decorated
+  return wrap(func) if func is not None else wrap

@@ -7,6 +7,7 @@ import numpy as np
 
 from tfe_compat import variables
 from tfe_compat.framework import dtypes
+from tfe_compat.framework import graph
 from tfe_compat.framework import ops
 from tfe_compat.framework import tensor_shape
 from tfe_compat.framework.api import export
@@ -81,6 +82,12 @@ def unique_object_name(base, zero_based=True):
   if not zero_based:
     return "%s_%d" % (base, count)
   return base if count == 1 else "%s_%d" % (base, count - 1)
+
+
+@graph.on_reset_default_graph
+def _forget_names():
+  """Layer names are unique per graph in TF: `tf.reset_default_graph()` starts them anew."""
+  _name_counts.clear()
 
 
 @export("keras.backend.clear_session")

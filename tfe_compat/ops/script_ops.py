@@ -17,6 +17,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax.experimental import io_callback
 
+from tfe_compat.framework import context
 from tfe_compat.framework import dtypes
 from tfe_compat.framework import errors
 from tfe_compat.framework.api import export
@@ -33,6 +34,14 @@ def _flatten(value):
   if isinstance(value, (list, tuple)):
     return [leaf for item in value for leaf in _flatten(item)]
   return [value]
+
+
+def _outputs(value):
+  """The outputs of a py_func result: inside a tf.data function, as TF's graph op has them
+  (each item of a list or tuple is one output, converted whole); else flattened."""
+  if context.ctx.dataset_function:
+    return list(value) if isinstance(value, (list, tuple)) else [value]
+  return _flatten(value)
 
 
 def _signature(func, arrays):
@@ -83,13 +92,17 @@ def py_func(func, inp, Tout, stateful=True, name=None):
   if _traced(inp):
     is_list, touts = _as_list(Tout)
     tensors = [convert_to_tensor(x) for x in inp]
-    results = _callback(func, tensors, touts, lambda *a: _flatten(func(*a)))
+    results = _callback(func, tensors, touts, lambda *a: _outputs(func(*a)))
     return results if is_list or len(results) != 1 else results[0]
   arrays = [np.array(x) for x in inp]
-  result = _flatten(func(*[a.copy() for a in arrays]))
+  result = _outputs(func(*[a.copy() for a in arrays]))
+  if context.ctx.dataset_function:  # TF's graph op converts each output to its Tout
+    _, touts = _as_list(Tout)
+    result = [x if x is None or i >= len(touts) or touts[i] is dtypes.string
+              else np.asarray(x, touts[i].as_numpy_dtype) for i, x in enumerate(result)]
   result = [x if x is None else convert_to_tensor(x) for x in result]
   _remember(func, arrays, result)
-  if len(result) == 1:
+  if len(result) == 1 and not (context.ctx.dataset_function and isinstance(Tout, (list, tuple))):
     result, = result
   return result
 

@@ -31,9 +31,11 @@ def _named_variables(var_list):
   for name, variable in items:
     if not isinstance(variable, variables.ResourceVariable):
       raise TypeError("Variable to save is not a Variable: %s" % (variable,))
-    if name in named:
-      raise ValueError("At least two variables have the same name: %s" % name)
-    named[name] = variable
+    if named.setdefault(name, variable) is not variable:
+      raise ValueError("Two different ResourceVariable objects with the same shared_name '%s' "
+                       "were passed to the Saver. This likely means that they were created "
+                       "in different Graphs or isolation contexts, and may not be "
+                       "checkpointed together." % name)
   return named
 
 
@@ -55,14 +57,19 @@ class Saver:
     if var_list is None:
       raise RuntimeError("When eager execution is enabled, `var_list` must specify a list or "
                          "dict of variables to save")
-    self._variables = _named_variables(var_list)
-    if not self._variables and not allow_empty:
+    self._var_list = var_list
+    if not var_list and not allow_empty:
       raise ValueError("No variables to save")
     self._max_to_keep = max_to_keep
     self._keep_every = keep_checkpoint_every_n_hours * 3600.0
     self._next_keep_time = time.time() + self._keep_every
     self._pad_step_number = pad_step_number
     self._last_checkpoints = []  # (prefix, time), oldest first
+
+  @property
+  def _variables(self):
+    """{checkpoint name: Variable}; like TF in eager mode, checked when used."""
+    return _named_variables(self._var_list)
 
   @property
   def last_checkpoints(self):

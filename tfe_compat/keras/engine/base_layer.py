@@ -127,7 +127,8 @@ class Layer(Trackable):
       policy = self._dtype_policy
       self._dtype = policy.variable_dtype and dtypes.as_dtype(policy.variable_dtype)
       self._autocast_dtype = policy.compute_dtype and dtypes.as_dtype(policy.compute_dtype)
-    self._name = name or backend.unique_object_name(to_snake_case(type(self).__name__))
+    self._base_name = name or to_snake_case(type(self).__name__)  # the name less a uid
+    self._name = name or backend.unique_object_name(self._base_name)
     self._own_losses = []        # tensors and zero-argument callables from add_loss
     self._own_weights = []       # variables created by add_weight, in creation order
     self.input_spec = None
