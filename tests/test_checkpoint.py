@@ -438,3 +438,15 @@ def test_python_state_is_saved_and_restored_with_the_variables(tmp_path):
   assert fresh.count == 42 and float(v) == 4.
   with pytest.raises(NotImplementedError):
     tf.train.experimental.PythonState().serialize()
+
+
+def test_object_metadata_names_the_saved_variables(tmp_path):
+  step = tf.Variable(0, name="global_step", dtype=tf.int64)
+  dense = tf.keras.layers.Dense(1)
+  dense(tf.ones([1, 2]))
+  path = tf.train.Checkpoint(step=step, dense=dense).save(str(tmp_path / "ckpt"))
+  graph = tf.contrib.checkpoint.object_metadata(path)
+  full_names = {a.full_name for node in graph.nodes for a in node.attributes}
+  assert {"global_step", "save_counter", dense.kernel.name.split(":")[0]} <= full_names
+  with pytest.raises(tf.errors.NotFoundError):
+    tf.contrib.checkpoint.object_metadata(str(tmp_path / "missing"))

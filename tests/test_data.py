@@ -672,3 +672,44 @@ def test_cardinality_matches_tf():
   assert [int(experimental.cardinality(d)) for d, _ in cases] == [n for _, n in cases]
   assert experimental.cardinality(r).dtype == tf.int64
   assert (experimental.INFINITE_CARDINALITY, experimental.UNKNOWN_CARDINALITY) == (-1, -2)
+
+
+def test_iterator_position_saved_and_restored_by_checkpoint(tmp_path):
+  iterator = tf.contrib.eager.Iterator(tf.data.Dataset.range(5).map(lambda x: x * x))
+  checkpoint = tf.train.Checkpoint(iterator=iterator)
+  assert iterator.get_next().numpy() == 0
+  save_path = checkpoint.save(str(tmp_path / "ckpt"))
+  assert [iterator.get_next().numpy() for _ in range(2)] == [1, 4]
+  checkpoint.restore(save_path)
+  assert [int(x) for x in iterator] == [1, 4, 9, 16]
+  shuffled = tf.contrib.eager.Iterator(tf.data.Dataset.range(5).shuffle(5))
+  save_path = tf.train.Checkpoint(iterator=shuffled).save(str(tmp_path / "shuffled"))
+  with pytest.raises(NotImplementedError, match="Shuffle"):
+    tf.train.Checkpoint(iterator=shuffled).restore(save_path)
+
+
+def test_sparse_tensor_value_slices_and_nested_generator_elements():
+  sparse = tf.SparseTensorValue(indices=[[0, 0], [1, 1]], values=[1, 2], dense_shape=[2, 3])
+  rows = list(tf.data.Dataset.from_tensor_slices((sparse, [5, 6])))
+  assert [(r[0].indices.numpy().tolist(), r[0].values.numpy().tolist(),
+           r[0].dense_shape.numpy().tolist(), int(r[1])) for r in rows] == [
+               ([[0]], [1], [3], 5), ([[1]], [2], [3], 6)]
+
+  def generator():  # parts deeper than output_types are converted whole, as in TF
+    yield (1, 2), [[3, 4]], {"a": (5, 6)}
+  dataset = tf.data.Dataset.from_generator(generator, (tf.int64, tf.int32, {"a": tf.float32}))
+  (first, second, third), = list(dataset)
+  assert (first.numpy().tolist(), first.dtype) == ([1, 2], tf.int64)
+  assert (second.numpy().tolist(), second.dtype) == ([[3, 4]], tf.int32)
+  assert third["a"].numpy().tolist() == [5.0, 6.0]
+
+
+def test_py_func_in_map_returns_outputs_as_tf_graph():
+  dataset = tf.data.Dataset.range(2).map(
+      lambda x: tf.py_func(lambda v: [[v + 1]], [x], tf.int64))
+  assert [(e.shape.as_list(), e.dtype, e.numpy().tolist()) for e in dataset] == [
+      ([1], tf.int64, [1]), ([1], tf.int64, [2])]
+  pairs = tf.data.Dataset.range(1).map(
+      lambda x: tf.py_func(lambda v: [[v], [v, v]], [x], [tf.int64, tf.int64]))
+  assert values(pairs) == [([0], [0, 0])]
+  assert tf.py_func(lambda v: [[v + 1]], [tf.constant(3, tf.int64)], tf.int64).shape == []

@@ -258,3 +258,18 @@ def test_absl_verbosity_does_not_turn_on_jax_debug_logging(tmp_path):
   assert out.returncode == 0, out.stderr
   assert out.stdout == "16.0\n"
   assert "jax" not in out.stderr and "Compiling" not in out.stderr, out.stderr[:500]
+
+
+def test_tf_data_internal_modules_and_packages(tmp_path):
+  out = _run(tmp_path, """
+      import tensorflow as tf
+      from tensorflow.python.data import Dataset
+      from tensorflow.python.data.ops import dataset_ops
+      from tensorflow.python.data.experimental.ops import threadpool, unique
+      assert Dataset is dataset_ops.Dataset is tf.data.Dataset
+      dataset = dataset_ops.Dataset.from_tensor_slices([1, 2, 1]).apply(unique.unique())
+      dataset = threadpool.override_threadpool(dataset, threadpool.PrivateThreadPool(2))
+      print([int(x) for x in dataset])
+  """)
+  assert out.returncode == 0, out.stderr
+  assert out.stdout.splitlines() == ["[1, 2]"]

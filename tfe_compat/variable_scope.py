@@ -142,6 +142,11 @@ class _ScopeStore(threading.local):
 _store = _ScopeStore()
 
 
+def get_variable_scope_store():
+  """The thread's variable scope store (TF's internal accessor): `.counts` of opened scopes."""
+  return _store
+
+
 @export("get_variable_scope")
 def get_variable_scope():
   return _store.current

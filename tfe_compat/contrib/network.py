@@ -39,6 +39,18 @@ def _parent(layer):
   return ref() if ref else None
 
 
+def _scope_of(parent_ref):
+  """The variable prefix ("net/") of a layer owned by the network `parent_ref()`."""
+  def scope():
+    parent = parent_ref()
+    if parent is None:
+      raise ValueError("The parent of a Layer added to a Network was garbage collected before "
+                       "the Layer was built. If this limitation bothers you please file a "
+                       "feature request.")
+    return parent.scope_name + "/"
+  return scope
+
+
 @export("contrib.eager.Network")
 class Network(_KerasNetwork):
   """A composition of layers; sublayers are registered with `track_layer`. An anonymous
@@ -94,7 +106,7 @@ class Network(_KerasNetwork):
     if parent is None:
       self._finalize_name(False)
       scope = self._init_prefix + self._name
-      if scope in _top_level_scopes:
+      if scope in _top_level_scopes or variable_scope.get_variable_scope_store().counts.get(scope):
         raise ValueError("A Network named '%s' already exists (or a variable_scope was "
                          "created with this name). Names must be unique." % (self._name,))
       _top_level_scopes.add(scope)
@@ -107,7 +119,6 @@ class Network(_KerasNetwork):
   def weights(self):
     return [w for layer in self._tracked_layers for w in layer.weights]
 
-  variables = weights
 
   @property
   def trainable_weights(self):
@@ -116,6 +127,10 @@ class Network(_KerasNetwork):
   @property
   def non_trainable_weights(self):
     return [w for layer in self._tracked_layers for w in layer.non_trainable_weights]
+
+  variables = weights
+  trainable_variables = trainable_weights
+  non_trainable_variables = non_trainable_weights
 
   @property
   def trainable(self):
@@ -136,8 +151,9 @@ class Network(_KerasNetwork):
     stack = _ctx.name_stack
     stack.append(self._scope_name[:len(self._scope_name) - len(self._name)])
     previous = _ctx.variable_scope
-    if self._deferred_restorations:
-      _ctx.variable_scope = _DeferredRestore(self._deferred_restorations, previous)
+    if self._deferred_restorations:  # they include those of the networks holding this one
+      outer = previous._previous if isinstance(previous, _DeferredRestore) else previous  # pylint: disable=protected-access
+      _ctx.variable_scope = _DeferredRestore(self._deferred_restorations, outer)
     try:
       return super().__call__(inputs, *args, **kwargs)
     finally:
@@ -156,6 +172,7 @@ class Network(_KerasNetwork):
         layer._name = _unique_name(layer._base_name, self._sub_layer_name_uids,  # pylint: disable=protected-access
                                    self._owned_layers)
       layer._first_parent = weakref.ref(self)  # pylint: disable=protected-access
+      layer._parent_scope = _scope_of(layer._first_parent)  # pylint: disable=protected-access
     if not layer.built and _parent(layer) is self:
       owner = self._owned_layers.setdefault(layer.name, layer)
       if owner is not layer:
@@ -190,13 +207,17 @@ class Sequential(Network):
   def add(self, layer_func):
     if isinstance(layer_func, Layer):
       self.track_layer(layer_func)
-      params = inspect.signature(layer_func.call).parameters
+      function = layer_func.call
     elif callable(layer_func):
-      params = inspect.signature(layer_func).parameters
+      function = layer_func
     else:
       raise TypeError("Sequential.add() takes only tf.layers.Layer objects or callables; "
                       "not '%s' of type '%s'." % (layer_func, type(layer_func)))
-    self._layers_funcs.append(("training" in params, layer_func))
+    try:
+      takes_training = "training" in inspect.signature(function).parameters
+    except ValueError:  # a builtin without a signature
+      takes_training = False
+    self._layers_funcs.append((takes_training, layer_func))
 
   def call(self, inputs, training=None):
     for takes_training, layer_func in self._layers_funcs:
@@ -207,6 +228,15 @@ class Sequential(Network):
     return inputs
 
 
+class _Restoration:
+  """Checkpoint values waiting for the variables `map_func` names after them."""
+
+  def __init__(self, map_func, values, conflict, network):
+    self.map_func, self.values, self.conflict = map_func, values, conflict
+    self.network_name, self.scope_name = network.name, network.scope_name
+    self.restored = {}  # checkpoint name -> the variable that took its value
+
+
 class _DeferredRestore(saver_lib._RestoreOnCreate):  # pylint: disable=protected-access
   """Gives each new variable its value from the latest restoration that names it."""
 
@@ -215,10 +245,16 @@ class _DeferredRestore(saver_lib._RestoreOnCreate):  # pylint: disable=protected
     self._restorations = restorations
 
   def variable_created(self, var):
-    for map_func, values in reversed(self._restorations):
-      name = map_func(var._shared_name)  # pylint: disable=protected-access
-      if name in values:
-        var.assign(values[name])
+    for restoration in reversed(self._restorations):
+      name = restoration.map_func(var._shared_name)  # pylint: disable=protected-access
+      if name in restoration.values:
+        if restoration.values[name] is not None:
+          var.assign(restoration.values[name])
+          restoration.values[name] = None  # restored once
+        first = restoration.restored.setdefault(name, var)
+        if first is not var:
+          raise restoration.conflict(name, first, var, restoration.network_name,
+                                     restoration.scope_name)
         break
     created = getattr(self._previous, "variable_created", None)
     if created is not None:
@@ -230,34 +266,51 @@ def _prefix_stripper(scope_name):
   return lambda name: name[len(prefix):] if name.startswith(prefix) else name
 
 
-def _variables_by_checkpoint_name(network, map_func, user_map_func, action):
+def _default_conflict(name, first, second, network_name, scope_name):
+  return ValueError(
+      "The default checkpoint variable name mapping strategy for Network '%s' resulted in a "
+      "naming conflict. We attempted to strip off the variable prefix for the Network ('%s'), "
+      "but this resulted in two variables named '%s' (originally '%s' and '%s'). This should "
+      "only happen when using variable sharing (i.e. the Network contains Networks or Layers "
+      "which were first added to another Network, and therefore have that Network's variable "
+      "prefix). One solution is to pass `map_func=lambda n: n` to save and restore to use "
+      "fully qualified variable names in the checkpoint, although this will require that the "
+      "variable prefix of the Network being restored into is also '%s'. You may "
+      "alternatively write an arbitrary mapping." % (
+          network_name, scope_name, name, first._shared_name, second._shared_name,  # pylint: disable=protected-access
+          scope_name))
+
+
+def _restore_conflict(name, first, second, network_name, scope_name):
+  return ValueError(
+      "The map_func passed to restore_network_checkpoint for the Network '%s' resulted in "
+      "two variables named '%s' (originally '%s' and '%s'). Since this is also an error when "
+      "saving, this Network was probably not saved with this map_func. Note that map_func "
+      "always maps from full variable names to checkpoint names; there is no need to specify "
+      "an inverse mapping.\n\nTry stripping less from the variable names, or renaming parts "
+      "of the Network. For reference, variables created by sub-Layers of this Network are "
+      "prefixed with '%s', but if they are re-used after being added to another Network they "
+      "will have that Network's full variable prefix instead." % (
+          network_name, name, first._shared_name, second._shared_name, scope_name))  # pylint: disable=protected-access
+
+
+def _save_conflict(name, first, second, network_name, scope_name):
+  return ValueError(
+      "The map_func passed to save_network_checkpoint for the Network '%s' resulted in two "
+      "variables named '%s' ('%s' and '%s'). Try stripping less from the variable names, or "
+      "renaming parts of the Network. For reference, variables created by sub-Layers of this "
+      "Network are prefixed with '%s', but if they are re-used after being added to another "
+      "Network, they will have that Network's full variable prefix instead." % (
+          network_name, name, first._shared_name, second._shared_name, scope_name))  # pylint: disable=protected-access
+
+
+def _variables_by_checkpoint_name(network, map_func, conflict):
   named = {}
   for variable in network.variables:
     name = map_func(variable._shared_name)  # pylint: disable=protected-access
     first = named.setdefault(name, variable)
-    if first is variable:
-      continue
-    if user_map_func is None:
-      raise ValueError(
-          "The default checkpoint variable name mapping strategy for Network '%s' resulted in "
-          "a naming conflict. We attempted to strip off the variable prefix for the Network "
-          "('%s'), but this resulted in two variables named '%s' (originally '%s' and '%s'). "
-          "This should only happen when using variable sharing (i.e. the Network contains "
-          "Networks or Layers which were first added to another Network, and therefore have "
-          "that Network's variable prefix). One solution is to pass `map_func=lambda n: n` to "
-          "save and restore to use fully qualified variable names in the checkpoint, although "
-          "this will require that the variable prefix of the Network being restored into is "
-          "also '%s'. You may alternatively write an arbitrary mapping." % (
-              network.name, network.scope_name, name, first._shared_name,  # pylint: disable=protected-access
-              variable._shared_name, network.scope_name))  # pylint: disable=protected-access
-    raise ValueError(
-        "The map_func passed to %s for the Network '%s' resulted in two variables named '%s' "
-        "('%s' and '%s'). Try stripping less from the variable names, or renaming parts of "
-        "the Network. For reference, variables created by sub-Layers of this Network are "
-        "prefixed with '%s', but if they are re-used after being added to another Network, "
-        "they will have that Network's full variable prefix instead." % (
-            action, network.name, name, first._shared_name,  # pylint: disable=protected-access
-            variable._shared_name, network.scope_name))  # pylint: disable=protected-access
+    if first is not variable:
+      raise conflict(name, first, variable, network.name, network.scope_name)
   return named
 
 
@@ -278,8 +331,8 @@ def save_network_checkpoint(network, save_path, global_step=None, map_func=None)
     global_step = training_util.get_global_step()
   save_path = _checkpoint_path(network, save_path)
   named = _variables_by_checkpoint_name(
-      network, map_func or _prefix_stripper(network.scope_name), map_func,
-      "save_network_checkpoint")
+      network, map_func or _prefix_stripper(network.scope_name),
+      _save_conflict if map_func else _default_conflict)
   return saver_lib.Saver(named).save(None, save_path, write_meta_graph=False,
                                      global_step=global_step)
 
@@ -288,16 +341,30 @@ def save_network_checkpoint(network, save_path, global_step=None, map_func=None)
 def restore_network_checkpoint(network, save_path, map_func=None):
   """Assigns the Network's existing variables their checkpointed values; variables it
   creates later take theirs on creation (the latest restoration naming them wins)."""
+  network._set_scope()  # pylint: disable=protected-access
   save_path = _checkpoint_path(network, save_path)
-  user_map_func = map_func
+  conflict = _restore_conflict if map_func else _default_conflict
   map_func = map_func or _prefix_stripper(network.scope_name)
-  named = _variables_by_checkpoint_name(network, map_func, user_map_func,
-                                        "restore_network_checkpoint")
+  named = _variables_by_checkpoint_name(network, map_func, conflict)
   if named:
     saver_lib.Saver(named).restore(None, save_path)
   entries, load = checkpoint_io.read(save_path)
   rest = set(entries) - set(named)
   if rest:
     values = load()
-    network._deferred_restorations.append(  # pylint: disable=protected-access
-        (map_func, {name: values[name] for name in rest}))
+    _add_deferred_restoration(network, _Restoration(
+        map_func, {name: values[name] for name in rest}, conflict, network))
+
+
+def _add_deferred_restoration(network, restoration):
+  """Adds `restoration` to `network` and its sub-networks: it applies to the variables they
+  create later, after the restorations requested before it."""
+  network._deferred_restorations.append(restoration)  # pylint: disable=protected-access
+  for layer in network.layers:
+    if isinstance(layer, Network):
+      _add_deferred_restoration(layer, restoration)
+    elif (not layer.built and getattr(layer, "_first_parent", None) is not None
+          and _parent(layer) is None):
+      raise ValueError("The parent of a Layer added to Network %s was garbage collected "
+                       "before the Layer was built. If this limitation bothers you please "
+                       "file a feature request." % (network.name,))

@@ -369,7 +369,9 @@ class _Generator(Dataset):
     if isinstance(value, list) and structure.is_structure(self._types):
       value = tuple(value)
     try:
-      converted = structure.map_structure(structure.to_numpy, value, self._types)
+      converted = structure.pack_as(self._types, [
+          structure.to_numpy(leaf, dtype) for leaf, dtype in
+          zip(structure.flatten_up_to(self._types, value), structure.flatten(self._types))])
     except (TypeError, ValueError) as e:
       raise errors.invalid_argument(
           "TypeError: `generator` yielded an element that did not match the expected "

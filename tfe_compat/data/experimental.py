@@ -217,8 +217,9 @@ class CheckpointInputPipelineHook:
 @export("data.experimental.make_saveable_from_iterator",
         "contrib.data.make_saveable_from_iterator")
 def make_saveable_from_iterator(iterator):
-  raise NotImplementedError("make_saveable_from_iterator: tfe_compat does not save iterator "
-                            "state (a SaveableObject of TF's graph runtime).")
+  """A graph-mode SaveableObject: eagerly, TF fails on the name of the iterator's resource
+  (save an iterator's position with `tf.train.Checkpoint(iterator=...)` instead)."""
+  raise AttributeError("Tensor.name is meaningless when eager execution is enabled.")
 
 
 @export("data.experimental.to_variant")

@@ -86,6 +86,24 @@ def pack_as(structure, leaves):
   return nest._sequence_like(structure, nest._pack(structure, leaves, 0, is_structure)[1])
 
 
+def flatten_up_to(shallow, value):
+  """The parts of `value` at the leaves of `shallow`: deeper nests in `value` stay whole (as
+  tf.data's `nest.flatten_up_to`); TypeError/ValueError where `value` lacks that structure."""
+  if not is_structure(shallow):
+    return [value]
+  if not is_structure(value) or isinstance(shallow, dict) != isinstance(value, dict):
+    raise TypeError("expected a %s, got %r" % (type(shallow).__name__, value))
+  if isinstance(shallow, dict):
+    if sorted(shallow) != sorted(value):
+      raise ValueError("the keys %s differ from %s" % (sorted(value), sorted(shallow)))
+    pairs = [(shallow[key], value[key]) for key in sorted(shallow)]
+  else:
+    if len(shallow) != len(value):
+      raise ValueError("%d elements where %d were expected" % (len(value), len(shallow)))
+    pairs = zip(shallow, value)
+  return [leaf for part, item in pairs for leaf in flatten_up_to(part, item)]
+
+
 def map_structure(fn, *structures):
   flats = [flatten(s) for s in structures]
   if any(len(f) != len(flats[0]) for f in flats):

@@ -255,9 +255,11 @@ def _walk(root, root_path, known):
 
 
 def _gather(root):
-  """{path: np.ndarray} of every variable reachable from `root`."""
+  """({path: np.ndarray}, {path: variable name}) of every variable reachable from `root`
+  (and the values objects save besides)."""
   found, objects = _walk(root, "", {})
   values = {}
+  names = {path: variable.name.rsplit(":", 1)[0] for path, variable in found.items()}
   for path, variable in found.items():
     value = state_ops.read(variable)._value  # pylint: disable=protected-access
     if isinstance(value, jax.core.Tracer):
@@ -267,7 +269,7 @@ def _gather(root):
   for path, obj in objects:
     if _is_owner(obj):
       values.update((_join(path, name), v) for name, v in obj._checkpoint_values().items())  # pylint: disable=protected-access
-  return values
+  return values, names
 
 
 # ---- Restoration ----
@@ -518,7 +520,7 @@ class Checkpoint(AutoTrackable):
 
   def write(self, file_prefix, session=None):
     """Writes a checkpoint at exactly `file_prefix`; returns it."""
-    return checkpoint_io.write(file_prefix, _gather(self))
+    return checkpoint_io.write(file_prefix, *_gather(self))
 
   def save(self, file_prefix, session=None):
     """Writes `<file_prefix>-<save_counter>` and records it in the `checkpoint` file."""
@@ -541,6 +543,27 @@ class Checkpoint(AutoTrackable):
 def write(root, file_prefix):
   """Writes every variable reachable from `root` as a checkpoint at `file_prefix` and
   records it in the directory's `checkpoint` state file (Keras's `save_weights`)."""
-  checkpoint_io.write(file_prefix, _gather(root))
+  checkpoint_io.write(file_prefix, *_gather(root))
   checkpoint_io.update_checkpoint_state(os.path.dirname(file_prefix), file_prefix,
                                         [file_prefix])
+
+
+_ObjectGraph = collections.namedtuple("TrackableObjectGraph", ["nodes"])
+_ObjectNode = collections.namedtuple("TrackableObject", ["path", "attributes"])
+_Attribute = collections.namedtuple("SerializedTensor", ["name", "full_name", "checkpoint_key"])
+
+
+@export("contrib.checkpoint.object_metadata")
+def object_metadata(save_path):
+  """The objects of a checkpoint: `.nodes`, each with `.attributes` (`name`, `full_name`: the
+  variable's name, `checkpoint_key`), as TF's TrackableObjectGraph proto has them (plain
+  Python objects here, one node per object that saved values)."""
+  entries, _ = checkpoint_io.read_index(save_path)
+  names = checkpoint_io.read_names(save_path)
+  nodes = collections.OrderedDict([("", [])])
+  for key in entries:
+    path, _, name = key.partition("/.ATTRIBUTES/")
+    if not name:
+      path, _, name = key.rpartition("/")
+    nodes.setdefault(path, []).append(_Attribute(name, names.get(key, ""), key))
+  return _ObjectGraph([_ObjectNode(path, attributes) for path, attributes in nodes.items()])

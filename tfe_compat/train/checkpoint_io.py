@@ -124,8 +124,9 @@ def _check_storable(key, array):
     raise NotImplementedError("tfe_compat cannot checkpoint the string variable %r." % key)
 
 
-def write(prefix, values):
-  """Writes `values` ({key: np.ndarray}, ordered) as the checkpoint `prefix`, atomically."""
+def write(prefix, values, names=None):
+  """Writes `values` ({key: np.ndarray}, ordered) as the checkpoint `prefix`, atomically;
+  `names` ({key: variable name}) are kept in the index for `object_metadata`."""
   prefix = _local(prefix)
   directory, base = _split(prefix)
   os.makedirs(directory, exist_ok=True)
@@ -139,6 +140,8 @@ def write(prefix, values):
   index = {"format": _FORMAT, "data": data_name if arrays else None,
            "variables": [[k, dtypes.as_dtype(a.dtype).name, list(a.shape)]
                          for k, a in zip(keys, arrays)]}
+  if names:
+    index["names"] = names
   temporary = "%s.index.tmp-%s" % (prefix, uuid.uuid4().hex[:12])
   try:
     if arrays:
@@ -189,6 +192,13 @@ def read_index(prefix):
   except (ValueError, KeyError, TypeError) as e:
     raise _data_loss(path, e) from None
   return entries, data
+
+
+def read_names(prefix):
+  """{key: variable name} recorded by `write` (object-based checkpoints)."""
+  read_index(prefix)  # fails as reading does
+  with open(_local(prefix) + ".index") as f:
+    return json.load(f).get("names", {})
 
 
 def _aligned(shape, dtype):

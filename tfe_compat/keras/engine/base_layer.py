@@ -372,7 +372,9 @@ class Layer(Trackable):
         accepts_mask or _call_parameters(type(self))[2]):
       kwargs["mask"] = input_mask
     names = _ctx.name_stack
-    names.append((names[-1] if names else "") + self._name + "/")  # name_scope(self.name)
+    scope_of = self.__dict__.get("_parent_scope")  # set by a tfe.Network owning this layer
+    parent_scope = scope_of() if scope_of else names[-1] if names else ""
+    names.append(parent_scope + self._name + "/")  # name_scope(self.name)
     try:
       if not self.built:
         self._check_input_spec(inputs)  # an InputSpec set in __init__ applies before build
