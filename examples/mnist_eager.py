@@ -145,6 +145,12 @@ def predictions(logits):
 # ---------------------------------------------------------------------------------------
 # Training and evaluation.
 
+def _value(metric):
+  """A tfe metric's value; `result()` would also write it as a summary of its own (TF's
+  default), and these scripts write their summaries themselves."""
+  return metric.result(write_summary=False).numpy()
+
+
 def train_one_epoch(train_step, dataset, step_counter, num_batches):
   """One pass of `train_step` over `dataset`, with a progress bar and summaries."""
   mean_loss = tfe.metrics.Mean("loss")
@@ -160,9 +166,8 @@ def train_one_epoch(train_step, dataset, step_counter, num_batches):
       tf.contrib.summary.scalar("accuracy", tf.reduce_mean(correct))
     mean_loss(loss_value)
     accuracy(labels, predicted)
-    progress.update(batch + 1, [("loss", mean_loss.result().numpy()),
-                                ("accuracy", accuracy.result().numpy())])
-  return mean_loss.result().numpy(), accuracy.result().numpy()
+    progress.update(batch + 1, [("loss", _value(mean_loss)), ("accuracy", _value(accuracy))])
+  return _value(mean_loss), _value(accuracy)
 
 
 def evaluate(model, dataset):
@@ -174,9 +179,9 @@ def evaluate(model, dataset):
     mean_loss(loss(logits, labels))
     accuracy(labels, predictions(logits))
   with tf.contrib.summary.always_record_summaries():
-    tf.contrib.summary.scalar("loss", mean_loss.result())
-    tf.contrib.summary.scalar("accuracy", accuracy.result())
-  return mean_loss.result().numpy(), accuracy.result().numpy()
+    tf.contrib.summary.scalar("loss", _value(mean_loss))
+    tf.contrib.summary.scalar("accuracy", _value(accuracy))
+  return _value(mean_loss), _value(accuracy)
 
 
 def main(_):

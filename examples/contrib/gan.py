@@ -2,8 +2,8 @@
 
 What it shows (the APIs of TensorFlow's contrib eager GAN example, in our own code): a
 generator written as a `tf.keras.Model` (dense -> reshape -> two `Conv2DTranspose`, sigmoid
-pixels) and a discriminator written as a `tfe.Network` (`track_layer`: conv -> average pool
--> conv -> flatten -> dense logits), both for `channels_last` or `channels_first`; the GAN
+pixels) and a discriminator of `tf.layers` (conv -> average pool -> conv -> flatten -> dense
+logits), both for `channels_last` or `channels_first`; the GAN
 losses with `tf.losses.sigmoid_cross_entropy` (label smoothing on the real side); two Adam
 optimizers; two `tf.GradientTape`s recorded over one forward pass per step; a `tf.data`
 pipeline iterated directly; `tf.contrib.summary` scalars and generated images every
@@ -28,7 +28,6 @@ import numpy as np
 import tensorflow as tf
 
 tf.enable_eager_execution()
-tfe = tf.contrib.eager
 
 flags = tf.app.flags
 flags.DEFINE_integer("steps", 600, "Training steps (batches) to run in this invocation.")
@@ -72,19 +71,20 @@ class Generator(tf.keras.Model):
     return self.to_pixels(self.upsample(features))
 
 
-class Discriminator(tfe.Network):
-  """Images (any batch layout reshaping to the data format) -> one real/fake logit each."""
+class Discriminator(tf.keras.Model):
+  """Images (any batch layout reshaping to the data format) -> one real/fake logit each.
+  (A `tfe.Network` would not do: TF refuses object-based checkpoints of Networks.)"""
 
   def __init__(self, data_format):
     super(Discriminator, self).__init__(name="discriminator")
     self._image_shape = nhwc_or_nchw(data_format, SIDE, SIDE, 1)
-    self.conv_a = self.track_layer(tf.layers.Conv2D(
-        16, 3, padding="same", activation=tf.nn.leaky_relu, data_format=data_format))
-    self.pool = self.track_layer(tf.layers.AveragePooling2D(2, 2, data_format=data_format))
-    self.conv_b = self.track_layer(tf.layers.Conv2D(
-        32, 3, padding="same", activation=tf.nn.leaky_relu, data_format=data_format))
-    self.flatten = self.track_layer(tf.layers.Flatten())
-    self.logit = self.track_layer(tf.layers.Dense(1))
+    self.conv_a = tf.layers.Conv2D(
+        16, 3, padding="same", activation=tf.nn.leaky_relu, data_format=data_format)
+    self.pool = tf.layers.AveragePooling2D(2, 2, data_format=data_format)
+    self.conv_b = tf.layers.Conv2D(
+        32, 3, padding="same", activation=tf.nn.leaky_relu, data_format=data_format)
+    self.flatten = tf.layers.Flatten()
+    self.logit = tf.layers.Dense(1)
 
   def call(self, images):
     x = tf.reshape(images, self._image_shape)

@@ -122,6 +122,12 @@ def predicted(logits):
 
 # ---- Training and evaluation ----
 
+def _value(metric):
+  """A tfe metric's value; `result()` would also write it as a summary of its own (TF's
+  default), and these scripts write their summaries themselves."""
+  return metric.result(write_summary=False).numpy()
+
+
 def train_epoch(model, optimizer, dataset, step_counter, log_interval):
   """One pass over `dataset`; returns the mean training loss."""
   mean_loss = tfe.metrics.Mean("train_loss")
@@ -138,7 +144,7 @@ def train_epoch(model, optimizer, dataset, step_counter, log_interval):
     mean_loss(loss)
     if log_interval and batch % log_interval == 0:
       print("  batch %d: loss %.4f" % (batch, loss.numpy()))
-  return mean_loss.result().numpy()
+  return _value(mean_loss)
 
 
 def evaluate(model, dataset):
@@ -150,9 +156,9 @@ def evaluate(model, dataset):
     mean_loss(cross_entropy(logits, labels))
     accuracy(labels, predicted(logits))
   with tf.contrib.summary.always_record_summaries():
-    tf.contrib.summary.scalar("loss", mean_loss.result())
-    tf.contrib.summary.scalar("accuracy", accuracy.result())
-  return mean_loss.result().numpy(), accuracy.result().numpy()
+    tf.contrib.summary.scalar("loss", _value(mean_loss))
+    tf.contrib.summary.scalar("accuracy", _value(accuracy))
+  return _value(mean_loss), _value(accuracy)
 
 
 def run(data_dir):
