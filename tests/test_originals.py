@@ -37,9 +37,8 @@ GRAPH_MODE = {  # graph-mode test methods of the contrib.eager test files (a lat
     "evaluator_test.py": {"testDatasetGraph", "testWriteSummariesGraph"},
 }
 NOT_RUN = {
-    # eager methods that still fail: tf.layers' variable-scope naming and custom getters
-    "network_test.py": {"testLayerAlreadyBuilt", "testWrappingInAnonymousVariableScope",
-                        "testWrappingInVariableScope"},
+    # eager methods that still fail: tf.layers' TF1 variable-scope naming
+    "network_test.py": {"testLayerAlreadyBuilt", "testWrappingInVariableScope"},
     # TF 1.12 only: an iterator over prefetch_to_device raised; TF 1.15 (and we) accept it
     "datasets_test.py": {"testTensorsExplicitPrefetchToDevice"},
 }

@@ -90,3 +90,26 @@ def test_static_state_saving_rnn_and_device_wrapper():
   output, new_state = wrapped(tf.ones([1, 3]), wrapped.zero_state(1, tf.float32))
   assert output.shape.as_list() == new_state.shape.as_list() == [1, 2]
   assert output.device.endswith("CPU:0")
+
+
+def test_variable_scope_custom_getter_sees_tf1_layer_weights():
+  # Golden names from TF 2.21's tf.compat.v1 layers (TF_USE_LEGACY_KERAS=1).
+  seen = []
+
+  def recording(getter, name, *args, **kwargs):
+    seen.append(name)
+    return getter(name, *args, **kwargs)
+
+  with tf.variable_scope("outer", custom_getter=recording):
+    dense = tf.layers.Dense(2, name="proj")
+    dense(tf.ones([1, 3]))
+  assert seen == ["outer/proj/kernel", "outer/proj/bias"]
+  assert [v.name for v in dense.variables] == ["outer/proj/kernel:0", "outer/proj/bias:0"]
+
+  def zeroed(getter, name, *args, **kwargs):
+    return getter(name, *args, **kwargs) * 0.
+
+  with tf.variable_scope("s", custom_getter=zeroed):
+    scaled = tf.layers.Dense(2)
+    assert scaled(tf.ones([1, 3])).numpy().tolist() == [[0.0, 0.0]]
+  assert len(scaled.variables) == 2

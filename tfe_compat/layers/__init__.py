@@ -20,9 +20,20 @@ class Layer(base_layer.Layer):
   takes the enclosing variable scope's initializer (else Keras's default)."""
 
   def add_weight(self, name=None, shape=None, dtype=None, initializer=None, *args, **kwargs):
+    scope = vs.get_variable_scope()
     if initializer is None:
-      initializer = vs.get_variable_scope().initializer
-    return super().add_weight(name, shape, dtype, initializer, *args, **kwargs)
+      initializer = scope.initializer
+    if scope.custom_getter is None:
+      return super().add_weight(name, shape, dtype, initializer, *args, **kwargs)
+    create = super().add_weight
+
+    def true_getter(name, shape=None, dtype=None, initializer=None, **unused):  # pylint: disable=unused-argument
+      return create(name.rsplit("/", 1)[-1], shape, dtype, initializer, *args, **kwargs)
+
+    # The scope's custom getter sees the weight's full name, as with tf.get_variable.
+    full_name = vs.current_name_scope() + name
+    return scope.custom_getter(true_getter, full_name, shape=shape, dtype=dtype,
+                               initializer=initializer, trainable=kwargs.get("trainable", True))
 
   add_variable = add_weight
 
