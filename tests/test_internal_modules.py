@@ -168,3 +168,15 @@ def test_tf_export_inspect_and_file_io(tmp_path):
   with pytest.raises(Exception) as info:
     file_io.read_file_to_string(str(tmp_path / "missing"))
   assert type(info.value).__name__ == "NotFoundError"
+
+
+def test_atomic_write_honours_overwrite(tmp_path):
+  path = str(tmp_path / "state.txt")
+  file_io.atomic_write_string_to_file(path, "one")
+  file_io.atomic_write_string_to_file(path, "two")
+  assert file_io.read_file_to_string(path) == "two"
+  with pytest.raises(Exception) as info:
+    file_io.atomic_write_string_to_file(path, "three", overwrite=False)
+  assert type(info.value).__name__ == "AlreadyExistsError"
+  assert file_io.read_file_to_string(path) == "two" and os.listdir(str(tmp_path)) == [
+      "state.txt"]
