@@ -180,3 +180,23 @@ def test_atomic_write_honours_overwrite(tmp_path):
   assert type(info.value).__name__ == "AlreadyExistsError"
   assert file_io.read_file_to_string(path) == "two" and os.listdir(str(tmp_path)) == [
       "state.txt"]
+
+
+def test_deprecated_alias_and_warn_once_false(caplog):
+  class Old:
+    def __init__(self, x):
+      self.x = x
+
+  def new(x):
+    return x * 2
+
+  OldAlias = deprecation.deprecated_alias("tf.old_cls", "tf.Old", Old)  # pylint: disable=invalid-name
+  old_fn = deprecation.deprecated_alias("tf.old_fn", "tf.new", new)
+  every_time = deprecation.deprecated(None, "Use g.", warn_once=False)(lambda: 1)
+  with caplog.at_level(logging.WARNING, logger="tensorflow"):
+    assert OldAlias(3).x == 3 and isinstance(OldAlias(4), Old) and old_fn(2) == 4
+    assert old_fn(3) == 6 and every_time() == 1 and every_time() == 1
+  messages = [r.getMessage() for r in caplog.records]
+  assert messages[:2] == ["The name tf.old_cls is deprecated. Please use tf.Old instead.\n",
+                          "The name tf.old_fn is deprecated. Please use tf.new instead.\n"]
+  assert len(messages) == 4 and OldAlias.__name__ == "Old"

@@ -9,9 +9,11 @@ _PRINT_DEPRECATION_WARNINGS = True
 _warned = set()
 
 
-def _warn_once(key, message):
+def _warn_once(key, message, warn_once=True):
+  """Logs `message` (the first time for `key` when `warn_once`)."""
   if _PRINT_DEPRECATION_WARNINGS and key not in _warned:
-    _warned.add(key)
+    if warn_once:
+      _warned.add(key)
     _log.warning(message)
 
 
@@ -19,7 +21,7 @@ def _name(func):
   return "%s.%s" % (getattr(func, "__module__", "?"), getattr(func, "__qualname__", func))
 
 
-def deprecated(date, instructions, warn_once=True):  # pylint: disable=unused-argument
+def deprecated(date, instructions, warn_once=True):
   """Decorator: calling the function logs "... is deprecated and will be removed ..." once."""
   def decorate(func):
     when = "in a future version" if date is None else "after %s" % date
@@ -28,7 +30,8 @@ def deprecated(date, instructions, warn_once=True):  # pylint: disable=unused-ar
     def wrapper(*args, **kwargs):
       _warn_once(func, "From %s: %s (from %s) is deprecated and will be removed %s.\n"
                  "Instructions for updating:\n%s" % (_name(func), func.__name__,
-                                                     func.__module__, when, instructions))
+                                                     func.__module__, when, instructions),
+                 warn_once)
       return func(*args, **kwargs)
     return wrapper
   return decorate
@@ -66,9 +69,23 @@ def deprecated_arg_values(date, instructions, warn_once=True, **deprecated_kwarg
   return decorate
 
 
-def deprecated_alias(deprecated_name, name, func_or_class, warn_once=True):  # pylint: disable=unused-argument
-  """`func_or_class` under an old name (used as is)."""
-  return func_or_class
+def deprecated_alias(deprecated_name, name, func_or_class, warn_once=True):
+  """`func_or_class` under the old name `deprecated_name`: calling it (or instantiating the
+  class) logs "The name ... is deprecated. Please use `name` instead." first."""
+  message = "The name %s is deprecated. Please use %s instead.\n" % (deprecated_name, name)
+  if isinstance(func_or_class, type):
+    class Alias(func_or_class):  # pylint: disable=missing-docstring
+      def __init__(self, *args, **kwargs):
+        _warn_once(Alias, message, warn_once)
+        super().__init__(*args, **kwargs)
+    Alias.__name__ = Alias.__qualname__ = func_or_class.__name__
+    return Alias
+
+  @functools.wraps(func_or_class)
+  def alias(*args, **kwargs):
+    _warn_once(alias, message, warn_once)
+    return func_or_class(*args, **kwargs)
+  return alias
 
 
 def deprecated_endpoints(*args):  # pylint: disable=unused-argument
