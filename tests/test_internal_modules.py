@@ -200,3 +200,16 @@ def test_deprecated_alias_and_warn_once_false(caplog):
   assert messages[:2] == ["The name tf.old_cls is deprecated. Please use tf.Old instead.\n",
                           "The name tf.old_fn is deprecated. Please use tf.new instead.\n"]
   assert len(messages) == 4 and OldAlias.__name__ == "Old"
+
+
+def test_deprecated_args_positional_and_ok_values(caplog):
+  @deprecation.deprecated_args(None, "Drop them.", "a", ("b", 1))
+  def f(x, a=None, b=1):
+    return x
+
+  with caplog.at_level(logging.WARNING, logger="tensorflow"):
+    assert f(0, None, 1) == 0 and f(0, b=1) == 0  # a given positionally warns; b=1 is fine
+    assert f(0, b=2) == 0
+  messages = [r.getMessage() for r in caplog.records]
+  assert [m.split(" is deprecated")[0].rsplit(" ", 3)[1:] for m in messages] == [
+      ["f", "with", "a"], ["f", "with", "b"]]

@@ -2,11 +2,13 @@
 first time a deprecated function (or argument) is used, and `silence()`."""
 import contextlib
 import functools
+import inspect
 import logging
 
 _log = logging.getLogger("tensorflow")
 _PRINT_DEPRECATION_WARNINGS = True
 _warned = set()
+_ANY = object()  # a deprecated argument with any value
 
 
 def _warn_once(key, message, warn_once=True):
@@ -37,33 +39,47 @@ def deprecated(date, instructions, warn_once=True):
   return decorate
 
 
-def deprecated_args(date, instructions, *deprecated_arg_names_or_tuples, **kwargs):  # pylint: disable=unused-argument
-  """Decorator: passing one of the named arguments logs a deprecation warning once."""
-  names = [n if isinstance(n, str) else n[0] for n in deprecated_arg_names_or_tuples]
+def _passed(func, args, kwargs):
+  """{parameter: value} of the arguments a call passes (positionally or by keyword)."""
+  try:
+    return inspect.signature(func).bind_partial(*args, **kwargs).arguments
+  except (TypeError, ValueError):
+    return kwargs
+
+
+def deprecated_args(date, instructions, *deprecated_arg_names_or_tuples, warn_once=True):  # pylint: disable=unused-argument
+  """Decorator: passing one of the named arguments (for a `(name, ok_value)` pair: with a
+  value other than `ok_value`) logs a deprecation warning."""
+  allowed = {}
+  for spec in deprecated_arg_names_or_tuples:
+    name, ok = (spec, _ANY) if isinstance(spec, str) else spec
+    allowed[name] = ok
 
   def decorate(func):
     @functools.wraps(func)
     def wrapper(*args, **kw):
-      for name in names:
-        if name in kw:
+      passed = _passed(func, args, kw)
+      for name, ok in allowed.items():
+        if name in passed and (ok is _ANY or passed[name] != ok):
           _warn_once((func, name), "From %s: calling %s with %s is deprecated and will be "
                      "removed in a future version.\nInstructions for updating:\n%s"
-                     % (_name(func), func.__name__, name, instructions))
+                     % (_name(func), func.__name__, name, instructions), warn_once)
       return func(*args, **kw)
     return wrapper
   return decorate
 
 
 def deprecated_arg_values(date, instructions, warn_once=True, **deprecated_kwargs):  # pylint: disable=unused-argument
-  """Decorator: passing a named argument with the given value logs a warning once."""
+  """Decorator: passing a named argument with the given value logs a warning."""
   def decorate(func):
     @functools.wraps(func)
     def wrapper(*args, **kw):
+      passed = _passed(func, args, kw)
       for name, value in deprecated_kwargs.items():
-        if name in kw and kw[name] == value:
+        if name in passed and passed[name] == value:
           _warn_once((func, name), "From %s: calling %s with %s=%r is deprecated.\n"
                      "Instructions for updating:\n%s" % (_name(func), func.__name__, name,
-                                                         value, instructions))
+                                                         value, instructions), warn_once)
       return func(*args, **kw)
     return wrapper
   return decorate
