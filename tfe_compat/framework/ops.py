@@ -58,13 +58,6 @@ def get_log_device_placement():
   return _log_device_placement
 
 
-def _log_placement(op_name, out):
-  first = out[0] if type(out) in (tuple, list) else out
-  if isinstance(first, jax.Array):
-    print("Executing op %s in device %s"
-          % (op_name, device_lib.tf_name(next(iter(first.devices())))), file=sys.stderr)
-
-
 def op(impl=None, *, name=None, jit=True, describe_error=None, differentiable=True):
   """Makes `impl(*arrays, **static)` a TF op on Tensors (see the module docstring).
 
@@ -112,11 +105,9 @@ def op(impl=None, *, name=None, jit=True, describe_error=None, differentiable=Tr
       raise
     except (TypeError, ValueError) as e:
       out = recover(inputs, kwargs, e)
-    if _log_device_placement:
-      _log_placement(op_name, out)
     result = [Tensor(o) for o in out] if type(out) in (tuple, list) else Tensor(out)
-    if post_execution_callbacks:
-      _run_callbacks(op_name, inputs, kwargs, result)
+    if post_execution_callbacks or _log_device_placement:
+      _observe(op_name, inputs, kwargs, result)
     if _ctx.tapes and differentiable:
       if differentiable is not True:
         inputs = [t if i in differentiable else Tensor(t._value) for i, t in enumerate(inputs)]
@@ -131,11 +122,14 @@ def op(impl=None, *, name=None, jit=True, describe_error=None, differentiable=Tr
 post_execution_callbacks = []  # from tfe.add_execution_callback, called after each eager op
 
 
-def _run_callbacks(op_name, inputs, kwargs, result):
-  """Calls the execution callbacks on an op that ran eagerly (not while tracing)."""
+def _observe(op_name, inputs, kwargs, result):
+  """Reports an op that ran eagerly (not while tracing) to the device-placement log and the
+  execution callbacks."""
   outputs = result if isinstance(result, list) else [result]
   if any(isinstance(t._value, jax.core.Tracer) for t in outputs):
     return
+  if _log_device_placement and outputs:
+    print("Executing op %s in device %s" % (op_name, outputs[0].device), file=sys.stderr)
   attrs = tuple(item for pair in kwargs.items() for item in pair)
   for callback in list(post_execution_callbacks):
     callback(op_name, list(inputs), attrs, outputs, None)
