@@ -84,6 +84,9 @@ def replaying():
     _ctx.recording_paused -= 1
 
 
+stop_recording = replaying  # TF's name for it (tensorflow.python.eager.tape.stop_recording)
+
+
 def _used_sources(program, target_slots, sources, constants):
   """Which sources the targets depend on, by dead-code elimination of the replay's jaxpr;
   and whether the program loops (a scan or while loop, slow to differentiate uncompiled)."""

@@ -27,6 +27,7 @@ from tfe_compat.internal import platform_test
 from tfe_compat.framework import context, errors
 from tfe_compat.framework import graph as graph_lib
 from tfe_compat.framework.api import export
+from tfe_compat.framework import device as device_lib
 from tfe_compat.framework.device import DeviceSpec, is_gpu_available  # noqa: F401
 from tfe_compat.framework.tensor import Tensor
 from tfe_compat.summary import writer as summary_writer
@@ -513,3 +514,30 @@ def run_gpu_only(func=None):
       return test(self, *args, **kwargs)
     return decorated
   return wrap(func) if func is not None else wrap
+
+
+@contextlib.contextmanager
+def device(use_gpu):
+  """Ops inside run on the first GPU when `use_gpu` and one is present, else on the CPU."""
+  with device_lib.device("/device:GPU:0" if use_gpu and is_gpu_available() else
+                         "/device:CPU:0"):
+    yield
+
+
+@contextlib.contextmanager
+def use_gpu():
+  """Ops inside run on the first GPU where there is one."""
+  with device(use_gpu=True):
+    yield
+
+
+@contextlib.contextmanager
+def force_gpu():
+  with device_lib.device("/device:GPU:0"):
+    yield
+
+
+@contextlib.contextmanager
+def force_cpu():
+  with device_lib.device("/device:CPU:0"):
+    yield
