@@ -86,11 +86,14 @@ from tfe_compat import autograph, module as _module, partitioned_variables  # no
 from tfe_compat.eager import parallel_for as _parallel_for  # noqa: F401  (tf.vectorized_map)
 from tfe_compat.contrib import evaluator as _contrib_evaluator  # noqa: F401  (tfe.Evaluator)
 from tfe_compat.eager import execution_callbacks as _execution_callbacks  # noqa: F401
-from tfe_compat.framework import graph as _graph  # noqa: F401
+from tfe_compat.framework import graph as _graph, graph_build as _graph_build  # noqa: F401
+from tfe_compat import graph_variables as _graph_variables  # noqa: F401
+from tfe_compat.client import session as _session  # noqa: F401  (tf.Session)
 from tfe_compat.framework import graph_util as _graph_util  # noqa: F401  (tf.graph_util)
 from tfe_compat.internal import test_util as _test_util  # noqa: F401  (tf.test)
 
 
+_graph_build.install_operators()
 _api.populate(sys.modules[__name__])
 compat = _api.namespace(sys.modules[__name__], "compat")
 compat.v1 = compat.v2 = sys.modules[__name__]

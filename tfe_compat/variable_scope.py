@@ -15,6 +15,7 @@ import threading
 
 from tfe_compat.framework import context
 from tfe_compat.framework import dtypes
+from tfe_compat.framework import graph as graph_lib
 from tfe_compat.framework.api import export
 
 _ctx = context.ctx
@@ -46,12 +47,19 @@ class name_scope:  # pylint: disable=invalid-name
     elif name[-1] == "/":
       scope = name
     else:
-      scope = current_name_scope() + name + "/"
+      scope = current_name_scope() + name
+      graph = graph_lib.building()
+      if graph is not None:  # graph mode: scope names are made unique, as op names
+        scope = graph.unique_name(scope)
+      scope += "/"
     _ctx.name_stack.append(scope)
     return scope
 
   def __exit__(self, exc_type, exc_value, traceback):
     _ctx.name_stack.pop()
+
+
+graph_lib.name_scope_hook[0] = name_scope
 
 
 class _ReuseMode(enum.Enum):

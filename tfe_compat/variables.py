@@ -15,6 +15,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from tfe_compat import graph_variables
 from tfe_compat import state_ops
 from tfe_compat import variable_scope as vs
 from tfe_compat.state_ops import read, write  # noqa: F401  (the one read/write path)
@@ -22,6 +23,8 @@ from tfe_compat.framework import context
 from tfe_compat.framework import device as device_lib
 from tfe_compat.framework import dtypes
 from tfe_compat.framework import errors
+from tfe_compat.framework import graph as graph_lib
+from tfe_compat.framework import graph_build
 from tfe_compat.framework import ops
 from tfe_compat.framework import tensor as tensor_lib
 from tfe_compat.framework import tensor_shape
@@ -104,6 +107,7 @@ class ResourceVariable(metaclass=vs.VariableMetaclass):
     self._constraint = constraint
     self._synchronization = synchronization
     self._aggregation = aggregation
+    self._collections = collections
     scope = _ctx.variable_scope
     created = None if scope is None else getattr(scope, "variable_created", None)
     if created is not None:
@@ -117,10 +121,12 @@ class ResourceVariable(metaclass=vs.VariableMetaclass):
   constraint = property(lambda self: self._constraint)
   synchronization = property(lambda self: self._synchronization)
   aggregation = property(lambda self: self._aggregation)
-  initializer = property(lambda self: None)  # nothing to run when executing eagerly
+  # graph mode: the graph, its VariableV2 operation, initial value and initializer
+  _graph = _variable_op = _initial_value = _initializer_op = None
+  initializer = property(lambda self: self._initializer_op)  # None when executing eagerly
   _shared_name = property(lambda self: self._handle_name)
   _unique_id = property(lambda self: "%s_%d" % (self._handle_name, self._id))
-  _in_graph_mode = False
+  _in_graph_mode = property(lambda self: self._graph is not None)
 
   @property
   def device(self):
@@ -143,18 +149,30 @@ class ResourceVariable(metaclass=vs.VariableMetaclass):
 
   @property
   def initial_value(self):
-    raise RuntimeError("This property is not supported when eager execution is enabled.")
+    if self._graph is None:
+      raise RuntimeError("This property is not supported when eager execution is enabled.")
+    return self._initial_value
 
   @property
   def op(self):
-    raise AttributeError("Tensor.op is meaningless when eager execution is enabled.")
+    if self._graph is None:
+      raise AttributeError("Tensor.op is meaningless when eager execution is enabled.")
+    return self._variable_op
 
   @property
   def graph(self):
-    raise AttributeError("Tensor.graph is meaningless when eager execution is enabled.")
+    if self._graph is None:
+      raise AttributeError("Tensor.graph is meaningless when eager execution is enabled.")
+    return self._graph
+
+  @property
+  def _graph_element(self):  # what Session.run fetches for a variable
+    return self._variable_op.outputs[0] if self._graph is not None else None
 
   def eval(self, session=None):
-    raise RuntimeError("This operation is not supported when eager execution is enabled.")
+    if self._graph is None:
+      raise RuntimeError("This operation is not supported when eager execution is enabled.")
+    return graph_lib._default_session(session).run(self)
 
   # ---- Reads ----
   def value(self):
@@ -167,10 +185,14 @@ class ResourceVariable(metaclass=vs.VariableMetaclass):
     return read(self)
 
   def numpy(self):
+    if self._graph is not None:
+      raise NotImplementedError("numpy() is only available when eager execution is enabled: "
+                                "%s is a graph variable (evaluate it with Session.run)."
+                                % self.name)
     return read(self).numpy()
 
   def is_initialized(self, name=None):
-    return ops.convert_to_tensor(True)
+    return graph_variables.is_initialized(self)
 
   def _as_tensor(self, dtype=None):
     """Conversion to a Tensor (used by `tf.convert_to_tensor` and every op)."""
@@ -222,7 +244,10 @@ class ResourceVariable(metaclass=vs.VariableMetaclass):
     return self._update(delta, -1, "AssignSubVariableOp", read_value)
 
   def load(self, value, session=None):
-    self.assign(value)
+    if self._graph is None:
+      self.assign(value)
+    else:
+      graph_lib._default_session(session)._load(self, value)
 
   def scatter_update(self, sparse_delta, use_locking=False, name=None):
     return state_ops.scatter(self, *state_ops.sparse_delta_parts(sparse_delta), "update")
@@ -272,6 +297,9 @@ class ResourceVariable(metaclass=vs.VariableMetaclass):
 
   # ---- Python protocols ----
   def __repr__(self):
+    if self._graph is not None:
+      return "<tf.Variable '%s' shape=%s dtype=%s_ref>" % (self.name, self._shape,
+                                                          self._dtype.name)
     return "<tf.Variable '%s' shape=%s dtype=%s, numpy=%s>" % (
         self.name, self._shape, self._dtype.name,
         tensor_lib._numpy_text(read(self), is_repr=True))  # pylint: disable=protected-access
@@ -369,16 +397,21 @@ _OPERATORS = ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__
 
 def _delegate(name):
   def method(self, *args):
-    tensor_method = getattr(Tensor, name, None)
-    if tensor_method is None:
+    if getattr(Tensor, name, None) is None:
       return NotImplemented
-    return tensor_method(read(self), *args)
+    tensor = read(self)
+    return getattr(type(tensor), name)(tensor, *args)
   method.__name__ = name
   return method
 
 
 for _name in _OPERATORS:
   setattr(ResourceVariable, _name, _delegate(_name))
+for _name in ("assign", "assign_add", "assign_sub", "scatter_update", "scatter_add",
+              "scatter_sub", "scatter_mul", "scatter_div", "scatter_max", "scatter_min",
+              "batch_scatter_update", "scatter_nd_update", "scatter_nd_add", "scatter_nd_sub",
+              "count_up_to", "sparse_read", "gather_nd"):  # one operation each in a graph
+  setattr(ResourceVariable, _name, graph_build.recorded(getattr(ResourceVariable, _name)))
 
 
 def _unhashable_variable(self):
@@ -390,72 +423,6 @@ tensor_lib.register_equality(ResourceVariable, {  # tf.enable_tensor_equality()
     "__eq__": lambda self, other: Tensor.__eq__(read(self), other),
     "__ne__": lambda self, other: Tensor.__ne__(read(self), other),
     "__hash__": _unhashable_variable})
-
-
-# ---- Collections and initializers: empty / nothing to run when executing eagerly ----
-@export("global_variables", "all_variables")
-def global_variables(scope=None):
-  return []
-
-
-@export("trainable_variables")
-def trainable_variables(scope=None):
-  return []
-
-
-@export("local_variables")
-def local_variables(scope=None):
-  return []
-
-
-@export("model_variables")
-def model_variables(scope=None):
-  return []
-
-
-@export("moving_average_variables")
-def moving_average_variables(scope=None):
-  return []
-
-
-@export("variables_initializer", "initialize_variables", "initializers.variables")
-def variables_initializer(var_list, name="init"):
-  """Variables are initialized on creation in eager mode: None, as TF's no_op gives."""
-  return None
-
-
-@export("global_variables_initializer", "initialize_all_variables",
-        "initializers.global_variables")
-def global_variables_initializer():
-  """Variables are initialized on creation in eager mode: None, as TF's no_op gives."""
-  return None
-
-
-@export("local_variables_initializer", "initialize_local_variables",
-        "initializers.local_variables")
-def local_variables_initializer():
-  """Variables are initialized on creation in eager mode: None, as TF's no_op gives."""
-  return None
-
-
-@export("is_variable_initialized")
-def is_variable_initialized(variable):
-  return variable.is_initialized()
-
-
-@export("report_uninitialized_variables")
-def report_uninitialized_variables(var_list=None, name="report_uninitialized_variables"):
-  """Eager variables are initialized on creation: an empty string Tensor, as TF gives."""
-  return ops.constant([], dtype=dtypes.string)
-
-
-@export("assert_variables_initialized")
-def assert_variables_initialized(var_list=None):
-  """Graph-mode check; under eager execution TF gives None without `var_list` and fails on
-  the variables' `.op` with one."""
-  if not var_list:
-    return None
-  raise AttributeError("Tensor.op is undefined when eager execution is enabled.")
 
 
 @export("resource_variables_enabled")

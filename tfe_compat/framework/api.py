@@ -3,18 +3,60 @@
 Modules call `export("add", "math.add")(obj)` (also usable as a decorator); the package's
 `__init__` calls `populate()` once every module is imported, building `tf.math`, `tf.nn`, ...
 """
+import functools
 import sys
 import types
 
 _registry = []  # (dotted TF name, object), in export order
+graph_mode = [False]  # True once any thread builds a graph (then exports check for it)
+graph_call = [None]   # graph_build.call_hook: an exported function called in graph mode
+
+# Exported functions that run while a graph is built, rather than being recorded as one
+# operation: they create variables or change the graph itself (the calls inside them are
+# recorded).
+_RUN_WHILE_BUILDING = ("layers.", "contrib.", "keras.", "metrics.", "losses.", "train.",
+                       "summary.", "estimator.", "data.", "saved_model.", "compat.", "test.",
+                       "app.", "flags.", "logging.", "gfile.", "io.gfile.", "config.",
+                       "distribute.", "feature_column.", "lookup.", "initializers.",
+                       "keras.", "profiler.", "sysconfig.", "graph_util.", "experimental.",
+                       "variable", "get_", "global_", "local_", "assign", "scatter_",
+                       "control_dependencies", "colocate_with", "group", "tuple", "no_op",
+                       "add_to_collection", "is_tensor", "convert_to_tensor", "gradients",
+                       "hessians", "make_template", "report_uninitialized_variables",
+                       "is_variable_initialized", "initialize_", "model_variables",
+                       "trainable_variables", "moving_average_variables", "count_up_to",
+                       "device", "name_scope", "init_scope", "executing_eagerly", "random.set_", "set_random_seed", "debugging.set_",
+                       "register_tensor_conversion_function", "batch_scatter_update",
+                       "nn.rnn_cell", "nn.dynamic_rnn", "nn.static", "nn.bidirectional",
+                       "nn.raw_rnn", "enable_", "disable_", "reset_default_graph",
+                       "py_func", "py_function", "numpy_function", "custom_gradient",
+                       "function", "autograph.", "nest.", "io.write_", "write_file",
+                       "sparse.", "ragged.", "sets.", "lookup.", "audio.")
+
+
+def _records_in_graphs(names, obj):
+  return (isinstance(obj, types.FunctionType) and not obj.__name__.startswith("_") and
+          not any(n.startswith(_RUN_WHILE_BUILDING) for n in names))
 
 
 def export(*names):
   def register(obj):
+    if _records_in_graphs(names, obj):
+      obj = _graph_aware(obj)
     for name in names:
       _registry.append((name, obj))
     return obj
   return register
+
+
+def _graph_aware(fn):
+  """`fn`, recorded as one graph operation when called with graph tensors in graph mode."""
+  @functools.wraps(fn)
+  def exported(*args, **kwargs):
+    if graph_mode[0]:
+      return graph_call[0](fn, args, kwargs)
+    return fn(*args, **kwargs)
+  return exported
 
 
 def replace(obj, new_obj):

@@ -10,6 +10,7 @@ import threading
 import jax
 import numpy as np
 
+from tfe_compat.framework import api
 from tfe_compat.framework.api import export
 
 
@@ -29,6 +30,29 @@ class _ThreadState(threading.local):
     self.variable_stores = []  # tfe.EagerVariableStore dicts: get_variable reuses by name
     self.traced_rng = None     # inside a tf.function trace: the traced key random ops split
     self.dataset_function = 0  # >0 while a tf.data function runs (py_func: TF's graph outputs)
+    self.graph_stack = []      # graphs entered with `Graph.as_default()`, innermost last
+    self.graph = None          # the graph ops build into (graph mode), else None (eager)
+    self.graph_env = None      # while a graph's recorded calls run: their tensors' values
+    refresh_mode(self)
+
+
+eager_default = [True]  # False once a TF 1.x program runs in graph mode (see graph.py)
+default_graph = [None]  # the process's default tf.Graph (set by graph.py)
+
+
+def refresh_mode(state):
+  """Sets `state.graph` (and the building hooks) from the graph stack and the eager flag."""
+  if state.graph_stack:
+    graph = state.graph_stack[-1]
+  else:
+    graph = None if eager_default[0] else default_graph[0]
+  state.graph = graph
+  if graph is not None:
+    api.graph_mode[0] = True
+  if state.graph_env is None:
+    building = None if graph is None else graph.building
+    state.traced_rng = building
+    state.variable_scope = building if graph is not None else None
 
 
 ctx = _ThreadState()
@@ -36,8 +60,8 @@ ctx = _ThreadState()
 
 @export("executing_eagerly", "contrib.eager.executing_eagerly")
 def executing_eagerly():
-  """Always True: tfe_compat runs everything eagerly (or compiled through tf.function)."""
-  return True
+  """False in graph mode (TF 1.x's default, or inside `Graph.as_default()`)."""
+  return ctx.graph is None
 
 
 def current_device():
@@ -99,10 +123,12 @@ rng_draws = 0  # random ops run so far (tf.function notes whether a function dra
 class TracedKeys:
   """`ctx.traced_rng` inside a trace: random ops split keys off one traced key argument."""
 
+  building = False  # True for the graph-building hook that stands in this place (graph.py)
+
   def __init__(self, key):
     self.key, self.used = key, False
 
-  def next(self):
+  def next(self, op_seed=None):
     self.used = True
     self.key, sub = jax.random.split(self.key)
     return sub
@@ -117,8 +143,13 @@ def next_rng_key(op_seed=None):
   """
   global rng_draws  # pylint: disable=global-statement
   rng_draws += 1
-  if ctx.traced_rng is not None:  # a compiled function: fresh values on every call
-    return ctx.traced_rng.next()
+  if ctx.traced_rng is not None:  # a compiled function or a graph: fresh values on every call
+    return ctx.traced_rng.next(op_seed)
+  return seeded_key(op_seed)
+
+
+def seeded_key(op_seed=None):
+  """The next key by TF's seed rules (see `next_rng_key`), outside any trace."""
   global_seed, op_seed = get_seed(op_seed)
   with _seed_lock:
     if global_seed is None:

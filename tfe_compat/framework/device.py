@@ -189,7 +189,10 @@ def resolve(spec):
 def device(device_name_or_function):
   """`tf.device`: runs the ops inside on the named device (`None` clears the scope)."""
   if callable(device_name_or_function):
-    raise RuntimeError("tf.device does not support functions when eager execution is enabled.")
+    if context.ctx.graph is None:
+      raise RuntimeError("tf.device does not support functions when eager execution is "
+                         "enabled.")
+    device_name_or_function = None  # a graph's device function (replica_device_setter)
   target = None if device_name_or_function is None else resolve(device_name_or_function)
   if target is None and context.ctx.device_stack and device_name_or_function:
     target = context.ctx.device_stack[-1][1]  # "/job:localhost" alone keeps the device

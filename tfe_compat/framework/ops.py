@@ -43,6 +43,7 @@ def _op_error(name, inputs, exc, describe):
 
 
 OP_NAMES = set()  # the TF op names of every @op, e.g. "MatMul"
+graph_record = [None]  # graph_build.record_op: an op applied while a graph is built
 _log_device_placement = False
 
 
@@ -92,8 +93,11 @@ def op(impl=None, *, name=None, jit=True, describe_error=None, differentiable=Tr
 
   @functools.wraps(impl)
   def apply(*inputs, **kwargs):
+    keys = _ctx.traced_rng
+    if keys is not None and keys.building:  # graph mode: an Operation, not a value
+      return graph_record[0](apply, inputs, kwargs)
     try:
-      if _ctx.traced_rng is not None and not any(
+      if keys is not None and not any(
           isinstance(t._value, jax.core.Tracer) for t in inputs):
         # Inside a tf.function trace, an op on constants (e.g. `tf.shape(x)[0]`) is
         # folded: its value stays concrete, so it can serve as a shape or a Python int.
@@ -291,14 +295,24 @@ def _contains_tensor(value):
   return isinstance(value, Tensor) or hasattr(value, "_as_tensor")
 
 
+graph_constant = [None]  # graph_build.constant: a value converted while a graph is built
+
+
 @export("convert_to_tensor")
 def convert_to_tensor(value, dtype=None, name=None, preferred_dtype=None, dtype_hint=None):
-  """`tf.convert_to_tensor` with TF's dtype inference and errors."""
+  """`tf.convert_to_tensor` with TF's dtype inference and errors (a Const in graph mode)."""
   if isinstance(value, Tensor):
     if dtype is not None and dtypes.as_dtype(dtype) is not value.dtype:
       raise ValueError("Tensor conversion requested dtype %s for Tensor with dtype %s: %r"
                        % (dtypes.as_dtype(dtype).name, value.dtype.name, value))
     return value
+  keys = _ctx.traced_rng
+  if keys is not None and keys.building and not hasattr(value, "_as_tensor"):
+    return graph_constant[0](_convert(value, dtype, name, preferred_dtype, dtype_hint), name)
+  return _convert(value, dtype, name, preferred_dtype, dtype_hint)
+
+
+def _convert(value, dtype, name, preferred_dtype, dtype_hint):
   if dtype is not None:
     dtype = dtypes.as_dtype(dtype)
     if dtype.is_quantized:  # `tf.constant([1, 2], tf.qint8)`: integers of the same width
@@ -400,8 +414,16 @@ def convert_matching(*values, dtype=None, op_name="Op"):
 
 @export("constant")
 def constant(value, dtype=None, shape=None, name="Const", verify_shape=False):
-  """`tf.constant`: a Tensor from a Python or NumPy value, reshaped or filled to `shape`."""
-  tensor = convert_to_tensor(value, dtype)
+  """`tf.constant`: a Tensor from a Python or NumPy value, reshaped or filled to `shape`
+  (a Const operation in graph mode)."""
+  keys = _ctx.traced_rng
+  if keys is not None and keys.building and not isinstance(value, Tensor):
+    return graph_constant[0](_constant(_convert(value, dtype, name, None, None), value, shape,
+                                       verify_shape), name)
+  return _constant(convert_to_tensor(value, dtype), value, shape, verify_shape)
+
+
+def _constant(tensor, value, shape, verify_shape):
   if shape is None:
     return tensor
   shape = tuple(int(d) for d in (shape if isinstance(shape, (list, tuple)) else [shape]))

@@ -14,6 +14,8 @@ import numpy as np
 
 from tfe_compat.framework import dtypes
 from tfe_compat.framework import errors
+from tfe_compat.framework import graph as graph_lib
+from tfe_compat.framework import graph_build
 from tfe_compat.framework import ops
 from tfe_compat.framework import tensor_shape
 from tfe_compat.framework.api import export
@@ -631,8 +633,19 @@ def stop_gradient(input, name=None):  # pylint: disable=redefined-builtin
 
 @export("placeholder_with_default")
 def placeholder_with_default(input, shape, name=None):  # pylint: disable=redefined-builtin
-  """Eagerly nothing is ever fed, so this is `identity(input)`."""
-  return identity(input)
+  """`identity(input)`, of static shape `shape` in a graph (where it may be fed)."""
+  out = identity(input)
+  if isinstance(out, graph_lib.GraphTensor):
+    out._shape = tensor_shape.as_shape(shape)
+  return out
+
+
+@export("placeholder")
+def placeholder(dtype, shape=None, name=None):
+  """A graph tensor that must be fed; TF's RuntimeError when executing eagerly."""
+  if graph_lib.building() is None:
+    raise RuntimeError("tf.placeholder() is not compatible with eager execution.")
+  return graph_build.placeholder(dtypes.as_dtype(dtype), shape, name)
 
 
 @export("ensure_shape")

@@ -25,9 +25,11 @@ from jax import lax
 from tfe_compat import state_ops
 from tfe_compat.framework import context
 from tfe_compat.framework import errors
+from tfe_compat.framework import graph as graph_lib
 from tfe_compat.framework import ops
 from tfe_compat.framework.api import export
 from tfe_compat.framework.tensor import Tensor
+from tfe_compat.ops import array_ops
 
 _ctx = context.ctx
 
@@ -426,13 +428,40 @@ def switch_case(branch_index, branch_fns, default=None, name="switch_case"):
 
 # ---- tf.group / tf.tuple ----
 @export("group")
-def group(*inputs, **kwargs):
-  """`tf.group`: ops run in program order when executing eagerly, so there is nothing to do."""
-  return None
+def group(*inputs, name=None):
+  """`tf.group`: an operation that runs `inputs` (operations or tensors) in graph mode;
+  None when executing eagerly (ops have already run, in program order)."""
+  graph = graph_lib.building()
+  if graph is None:
+    return None
+  with graph.control_dependencies([x for x in _flat(inputs) if x is not None]):
+    return graph_lib.Operation(graph, "NoOp", graph._op_name(name, "NoOp"), kind="noop")
+
+
+def _flat(items):
+  for item in items:
+    if isinstance(item, (list, tuple)):
+      yield from _flat(item)
+    elif isinstance(item, dict):
+      yield from _flat(list(item.values()))
+    else:
+      yield item
+
+
+@export("no_op")
+def no_op(name=None):
+  """An operation that does nothing (None when executing eagerly)."""
+  return group(name=name)
 
 
 @export("tuple")
 def tuple_(tensors, name=None, control_inputs=None):
-  """`tf.tuple`: the tensors themselves (eager ops have already run)."""
-  return tensors
+  """`tf.tuple`: in graph mode, each tensor through an identity that waits for all of them
+  (and `control_inputs`); the tensors themselves when executing eagerly."""
+  graph = graph_lib.building()
+  if graph is None:
+    return tensors
+  gate = group(*(list(tensors) + list(control_inputs or [])))
+  with graph.control_dependencies([gate]):
+    return [None if t is None else array_ops.identity(t) for t in tensors]
 

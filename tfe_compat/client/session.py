@@ -1,0 +1,378 @@
+"""`tf.Session`: runs a graph as ONE jitted JAX function per run signature.
+
+`Session.run(fetches, feed_dict)` prunes the graph to what the fetches and targets need,
+orders those operations by creation (TF's data and control dependencies point backwards)
+and builds a pure function `(variable values, feeds, run counter) -> (fetched values, new
+variable values)` that replays the recorded calls (`graph_build.replay`). The function is
+jitted and cached by the run signature (fetches, targets, fed tensors; JAX caches per feed
+shape and dtype), so a training loop compiles once and dispatches one XLA computation per
+`run`. Each Session holds its own variable values. A run that cannot be compiled (string
+tensors, shapes that depend on values) replays the same calls eagerly.
+"""
+import collections
+import threading
+
+import jax
+import numpy as np
+
+from tfe_compat.framework import context
+from tfe_compat.framework import dtypes
+from tfe_compat.framework import errors
+from tfe_compat.framework import graph as graph_lib
+from tfe_compat.framework import graph_build
+from tfe_compat.framework.api import export
+from tfe_compat.framework.graph import GraphTensor, Operation
+from tfe_compat.framework.tensor import Tensor
+
+_ctx = context.ctx
+_UNTRACEABLE = (jax.errors.ConcretizationTypeError, jax.errors.TracerBoolConversionError,
+                jax.errors.TracerIntegerConversionError, jax.errors.TracerArrayConversionError,
+                context.NotTraceable)
+
+
+class _Sessions(threading.local):
+  def __init__(self):
+    super().__init__()
+    self.stack = []
+
+
+_sessions = _Sessions()
+
+
+@export("get_default_session")
+def get_default_session():
+  return _sessions.stack[-1] if _sessions.stack else None
+
+
+def _uninitialized(var):
+  return errors.FailedPreconditionError(
+      None, None, "Attempting to use uninitialized value %s\n\t [[{{node %s}}]]"
+      % (var._handle_name, var._handle_name))
+
+
+graph_lib.default_session_hook[0] = get_default_session
+
+
+class _RunScope:
+  """Variable reads and writes of one run: the Session's values, updated in order."""
+
+  def __init__(self, values):
+    self.values = values
+
+  def read(self, var):
+    value = self.values.get(var._id)
+    if value is None:
+      raise _uninitialized(var)
+    return Tensor(value)
+
+  def write(self, var, value):
+    self.values[var._id] = value
+
+  def initialized(self, var):
+    return var._id in self.values
+
+  @staticmethod
+  def variable_created(var):
+    raise ValueError("Variables cannot be created while a graph runs (%s)." % var.name)
+
+
+def _placeholder_error(tensor):
+  shape = tensor._shape
+  dims = "<unknown>" if shape.dims is None else "[%s]" % ",".join(
+      "?" if d.value is None else str(d.value) for d in shape.dims)
+  return errors.InvalidArgumentError(
+      None, tensor.op, "You must feed a value for placeholder tensor '%s' with dtype %s and "
+      "shape %s\n\t [[{{node %s}}]]" % (tensor.op.name, _type_name(tensor._dtype), dims,
+                                        tensor.op.name))
+
+
+def _type_name(dtype):
+  return {"float32": "float", "float64": "double", "float16": "half"}.get(dtype.name,
+                                                                          dtype.name)
+
+
+class _Plan:
+  """One run signature: the operations it replays, in order, and its compiled function."""
+
+  def __init__(self, fetches, targets, fed):
+    self.fetches, self.fed = fetches, fed
+    fed_ids = {t._id for t in fed}
+    needed, stack = set(), [t.op for t in fetches if t._id not in fed_ids] + list(targets)
+    while stack:
+      op = stack.pop()
+      if op in needed:
+        continue
+      needed.add(op)
+      stack.extend(t.op for t in op.inputs if t._id not in fed_ids)
+      stack.extend(op.control_inputs)
+    order = sorted(needed, key=lambda op: op._index)
+    for op in order:
+      if op.kind == "placeholder" and op.outputs[0]._id not in fed_ids:
+        raise _placeholder_error(op.outputs[0])
+    self.order = [op for op in order if op.kind not in ("const", "placeholder", "variable",
+                                                         "noop") and not _folded(op)]
+    required, written, written_ids = [], [], set()
+    for op in self.order:
+      for var in op.reads:
+        if var._id not in written_ids and all(var is not v for v in required):
+          required.append(var)
+      for var in op.writes:
+        if var._id not in written_ids:
+          written_ids.add(var._id)
+          written.append(var)
+    for tensor in fetches:
+      var = getattr(tensor.op, "variable", None)
+      if var is not None and var._id not in written_ids and all(var is not v
+                                                                 for v in required):
+        required.append(var)
+    self.required, self.written = required, written
+    self.eager = any(t._dtype is dtypes.string for op in self.order for t in op.outputs) or \
+        any(t._dtype is dtypes.string for t in fed + fetches)
+    self.compiled = jax.jit(self._run)
+
+  def _run(self, var_values, feeds, counter):
+    env = graph_build.RunEnv({t._id: v for t, v in zip(self.fed, feeds)})
+    scope = _RunScope({v._id: x for v, x in zip(self.required, var_values)})
+    for op in self.order:
+      graph_build.replay(op, env, scope, counter)
+    outputs = []
+    for tensor in self.fetches:
+      var = getattr(tensor.op, "variable", None)
+      outputs.append(scope.values[var._id] if var is not None and tensor._id not in env.values
+                     else env.value(tensor))
+    return outputs, [scope.values[v._id] for v in self.written]
+
+  def execute(self, session, feeds):
+    values = session._values
+    for var in self.required:
+      if var._id not in values:
+        raise _uninitialized(var)
+    var_values = [values[v._id] for v in self.required]
+    counter = np.uint32(session._runs)
+    session._runs += 1
+    if not self.eager:
+      try:
+        outputs, new_values = self.compiled(var_values, feeds, counter)
+      except _UNTRACEABLE:
+        self.eager = True
+      except jax.errors.JaxRuntimeError as e:  # a tf.Assert that failed in the computation
+        raise errors.invalid_argument(str(e).split("\n")[0]) from None
+    if self.eager:
+      outputs, new_values = self._run(var_values, feeds, counter)
+    for var, value in zip(self.written, new_values):
+      values[var._id] = value
+    return outputs
+
+
+def _folded(op):
+  """A pure call whose outputs are all constants needs no replay."""
+  return op.kind == "call" and op.outputs and not op.stateful and all(
+      t._const is not None for t in op.outputs)
+
+
+# ---- Fetches and feeds ----
+def _fetch_error(fetch, exc):
+  return TypeError("Fetch argument %r has invalid type %r, must be a string or Tensor. (%s)"
+                   % (fetch, type(fetch), exc))
+
+
+class _Fetches:
+  """The fetch structure flattened to graph tensors and operations, and rebuilt."""
+
+  def __init__(self, graph, fetches):
+    self.graph = graph
+    self.tensors, self.targets = [], []
+    self.build = self._map(fetches)
+
+  def _element(self, fetch):
+    if fetch is None:
+      raise TypeError("Fetch argument None has invalid type <class 'NoneType'>")
+    try:
+      element = self.graph.as_graph_element(fetch)
+    except TypeError as e:
+      raise _fetch_error(fetch, e) from None
+    except ValueError as e:
+      raise ValueError("Fetch argument %r cannot be interpreted as a Tensor. (%s)"
+                       % (fetch, e)) from None
+    except KeyError as e:
+      raise ValueError("Fetch argument %r cannot be interpreted as a Tensor. (%s)"
+                       % (fetch, e.args[0])) from None
+    if isinstance(element, Operation):
+      self.targets.append(element)
+      return lambda values: None
+    index = len(self.tensors)
+    self.tensors.append(element)
+    return lambda values: values[index]
+
+  def _map(self, fetch):
+    if isinstance(fetch, (list, tuple)) and not hasattr(fetch, "_graph_element"):
+      parts = [self._map(f) for f in fetch]
+      if hasattr(fetch, "_fields"):  # a namedtuple
+        return lambda values: type(fetch)(*[p(values) for p in parts])
+      kind = type(fetch) if isinstance(fetch, list) else tuple
+      return lambda values: kind(p(values) for p in parts)
+    if isinstance(fetch, collections.abc.Mapping):
+      parts = [(k, self._map(v)) for k, v in fetch.items()]
+      kind = type(fetch)
+      return lambda values: kind((k, p(values)) for k, p in parts)
+    components = getattr(fetch, "_fetch_components", None)
+    if components is not None:  # a SparseTensor: (indices, values, dense_shape)
+      parts = [self._map(c) for c in components()]
+      return lambda values: fetch._fetch_value(*[p(values) for p in parts])
+    return self._element(fetch)
+
+
+def _feed_value(tensor, value):
+  if isinstance(value, (Tensor, Operation)) or hasattr(value, "_as_tensor"):
+    raise TypeError("The value of a feed cannot be a tf.Tensor object. Acceptable feed values "
+                    "include Python scalars, strings, lists, numpy ndarrays, or TensorHandles. "
+                    "For reference, the tensor object was %s which was passed to the feed "
+                    "with key %s." % (value, tensor))
+  if tensor._dtype is dtypes.string:
+    array = np.vectorize(lambda s: s.encode() if isinstance(s, str) else s,
+                         otypes=[object])(np.asarray(value, dtype=object))
+  else:
+    array = np.asarray(value, dtype=tensor._dtype.as_numpy_dtype)
+  if not tensor._shape.is_compatible_with(array.shape):
+    raise ValueError("Cannot feed value of shape %r for Tensor %r, which has shape %r"
+                     % (array.shape, tensor.name, str(tensor._shape)))
+  return array
+
+
+def _to_numpy(value):
+  array = np.asarray(value)
+  return array[()] if array.ndim == 0 else array
+
+
+@export("Session")
+class Session:
+  """`tf.Session(target, graph, config)`: runs `graph` (the default graph) with its own
+  variable values."""
+
+  def __init__(self, target="", graph=None, config=None):
+    self.graph = graph if graph is not None else graph_lib.get_default_graph()
+    self._config = config
+    self._values = {}  # variable _id -> array
+    self._plans = {}
+    self._runs = 0
+    self._closed = False
+    self._entered = []
+
+  @property
+  def sess_str(self):
+    return ""
+
+  @property
+  def graph_def(self):
+    return self.graph.as_graph_def()
+
+  def list_devices(self):
+    from tfe_compat.internal import device_lib  # pylint: disable=import-outside-toplevel
+    return device_lib.list_local_devices()
+
+  def run(self, fetches, feed_dict=None, options=None, run_metadata=None):
+    """The values of `fetches` (any nest of tensors, operations, variables, names) with
+    `feed_dict` fed, as NumPy values in the same structure."""
+    if self._closed:
+      raise RuntimeError("Attempted to use a closed Session.")
+    fetch_map = _Fetches(self.graph, fetches)
+    fed, feeds = [], []
+    for key, value in (feed_dict or {}).items():
+      for tensor, part in self._feed_pairs(key, value):
+        fed.append(tensor)
+        feeds.append(_feed_value(tensor, part))
+    if not fetch_map.tensors and not fetch_map.targets:
+      return fetch_map.build([])
+    signature = (tuple(t._id for t in fetch_map.tensors),
+                 tuple(id(op) for op in fetch_map.targets), tuple(t._id for t in fed))
+    plan = self._plans.get(signature)
+    if plan is None:
+      plan = self._plans[signature] = _Plan(fetch_map.tensors, fetch_map.targets, fed)
+    outputs = plan.execute(self, feeds)
+    return fetch_map.build([_to_numpy(o) for o in outputs])
+
+  def _feed_pairs(self, key, value):
+    components = getattr(key, "_fetch_components", None)
+    if components is not None:  # a sparse placeholder fed a SparseTensorValue or a triple
+      parts = (value.indices, value.values, value.dense_shape) if hasattr(value, "indices") \
+          else value
+      return list(zip(components(), parts))
+    try:
+      tensor = self.graph.as_graph_element(key, allow_operation=False)
+    except (TypeError, ValueError, KeyError) as e:
+      raise TypeError("Cannot interpret feed_dict key as Tensor: %s" % (e,)) from None
+    return [(tensor, value)]
+
+  def make_callable(self, fetches, feed_list=None, accept_options=False):
+    feed_list = list(feed_list or [])
+
+    def call(*args, **kwargs):
+      return self.run(fetches, dict(zip(feed_list, args)))
+    return call
+
+  def partial_run_setup(self, fetches, feeds=None):
+    raise NotImplementedError("Session.partial_run is not supported by tfe_compat: run the "
+                              "fetches with one Session.run.")
+
+  def partial_run(self, handle, fetches, feed_dict=None):
+    raise NotImplementedError("Session.partial_run is not supported by tfe_compat: run the "
+                              "fetches with one Session.run.")
+
+  def _load(self, var, value):
+    self._values[var._id] = jax.numpy.asarray(np.asarray(value, var.dtype.as_numpy_dtype))
+
+  def close(self):
+    self._closed = True
+
+  def as_default(self):
+    return _DefaultSession(self)
+
+  def __enter__(self):
+    graph_scope, session_scope = self.graph.as_default(), self.as_default()
+    graph_scope.__enter__()
+    session_scope.__enter__()
+    self._entered.append((graph_scope, session_scope))
+    return self
+
+  def __exit__(self, exc_type, exc_value, traceback):
+    graph_scope, session_scope = self._entered.pop()
+    session_scope.__exit__(exc_type, exc_value, traceback)
+    graph_scope.__exit__(exc_type, exc_value, traceback)
+    self.close()
+
+  def __del__(self):
+    pass
+
+
+class _DefaultSession:
+  def __init__(self, session):
+    self._session = session
+
+  def __enter__(self):
+    _sessions.stack.append(self._session)
+    return self._session
+
+  def __exit__(self, *exc):
+    _sessions.stack.pop()
+
+
+@export("InteractiveSession")
+class InteractiveSession(Session):
+  """A Session that makes itself (and its graph) the default on creation."""
+
+  def __init__(self, target="", graph=None, config=None):
+    super().__init__(target, graph, config)
+    self._interactive = (self.graph.as_default(), self.as_default())
+    for scope in self._interactive:
+      scope.__enter__()
+
+  def close(self):
+    if self._interactive is not None and not self._closed:
+      session_scope, graph_scope = self._interactive[1], self._interactive[0]
+      if self in _sessions.stack:
+        _sessions.stack.remove(self)
+      if self.graph in _ctx.graph_stack:
+        graph_scope.__exit__(None, None, None)
+      del session_scope
+    super().close()
+

@@ -1,0 +1,394 @@
+"""Graph building: how a call becomes an Operation, and how a recorded call runs again.
+
+At the top level of graph mode (`graph.building()`), a call records instead of computing
+when it is an exported TF function given graph tensors or graph variables (`export`
+wraps functions with `call_hook`), a Tensor operator on a graph tensor, a Variable update,
+or the `@op` path itself (ops called by code that runs while building, such as a layer's
+`call`). Functions that create variables or change the graph (layers, `tf.train`,
+`tf.group`, ...) run while building instead, so the calls inside them are recorded.
+
+Recording a call evaluates it abstractly under `jax.eval_shape`: the graph tensors it
+touches (arguments or captured ones) stand in as arrays of their static shapes, unknown
+dimensions set to a stand-in size (twice, with two sizes, when there are unknown
+dimensions: an output dimension that differs is unknown). That gives the outputs' shapes
+and dtypes, the tensors the call depends on, the variables it reads and writes and its
+random draws. Outputs computed from shapes and constants alone keep their values (TF's
+constant folding): `tf.shape(x)[1]` is a known 784 while building.
+
+`replay` runs a recorded call again with the tensors' values of a run (client/session.py):
+the same op code as eager execution, traced by `jax.jit`.
+"""
+import contextlib
+import io
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from tfe_compat.framework import api
+from tfe_compat.framework import context
+from tfe_compat.framework import dtypes
+from tfe_compat.framework import errors
+from tfe_compat.framework import graph as graph_lib
+from tfe_compat.framework import ops
+from tfe_compat.framework.graph import GraphTensor, Operation
+from tfe_compat.framework.tensor import Tensor
+
+_ctx = context.ctx
+_SIZES = (2520, 5040)  # stand-in sizes of unknown dimensions (divisible by 1..10)
+
+
+def _is_variable(x):
+  return hasattr(x, "_as_tensor") and hasattr(x, "trainable") and hasattr(x, "_id")
+
+
+def _is_leaf(x):
+  return isinstance(x, Tensor) or _is_variable(x) or isinstance(x, Operation)
+
+
+def graph_leaves(args, kwargs):
+  """The graph tensors and graph variables among a call's arguments."""
+  leaves = jax.tree_util.tree_leaves((args, kwargs), is_leaf=_is_leaf)
+  return [x for x in leaves if isinstance(x, GraphTensor) or isinstance(
+      getattr(x, "_value", None), graph_lib._Symbolic) or getattr(x, "_graph", None)]
+
+
+@contextlib.contextmanager
+def _state(env, scope, keys):
+  saved = (_ctx.graph_env, _ctx.variable_scope, _ctx.traced_rng, _ctx.tapes,
+           _ctx.recording_paused)
+  _ctx.graph_env, _ctx.variable_scope, _ctx.traced_rng = env, scope, keys
+  _ctx.tapes, _ctx.recording_paused = [], 0
+  try:
+    yield
+  finally:
+    (_ctx.graph_env, _ctx.variable_scope, _ctx.traced_rng, _ctx.tapes,
+     _ctx.recording_paused) = saved
+
+
+# ---- Abstract evaluation ----
+class _CreatesVariables(Exception):
+  """A recorded call tried to create a variable: it must run while building instead."""
+
+
+class _EvalEnv:
+  """Values of graph tensors during abstract evaluation: stand-ins of their static shapes."""
+
+  def __init__(self, size):
+    self.size = size
+    self.inputs, self._values = [], {}
+    self.unknown = False  # a touched tensor has unknown dimensions
+    self.unknown_rank = False
+
+  def value(self, tensor):
+    value = self._values.get(tensor._id)
+    if value is not None:
+      return value
+    if tensor._const is not None:
+      return tensor._const
+    self.inputs.append(tensor)
+    sentinel = tensor._sentinel
+    if sentinel is not None and self.size in sentinel:
+      value = sentinel[self.size]
+      self.unknown = True
+    else:
+      dims = tensor._shape.dims
+      if dims is None:
+        self.unknown_rank = True
+        dims = ()
+      shape = tuple(self.size if d.value is None else d.value for d in dims)
+      self.unknown |= any(d.value is None for d in dims)
+      value = _stand_in(shape, tensor._dtype)
+    self._values[tensor._id] = value
+    return value
+
+
+def _stand_in(shape, dtype):
+  if dtype is dtypes.string:
+    return np.full(shape, b"", dtype=object)
+  return jnp.zeros(shape, dtype.as_numpy_dtype)
+
+
+class _EvalScope:
+  """Variable reads and writes during abstract evaluation (noted, never applied)."""
+
+  def __init__(self):
+    self.reads, self.writes, self._values = [], [], {}
+
+  def read(self, var):
+    if var._id not in self._values:
+      if all(var is not v for v in self.reads):
+        self.reads.append(var)
+      shape = tuple(_SIZES[0] if d is None else d for d in var._value.shape)
+      self._values[var._id] = _stand_in(shape, var.dtype)
+    return Tensor(self._values[var._id])
+
+  def write(self, var, value):
+    if all(var is not v for v in self.writes):
+      self.writes.append(var)
+    self._values[var._id] = value
+
+  def variable_created(self, var):
+    raise _CreatesVariables()
+
+  @staticmethod
+  def initialized(var):
+    return False
+
+
+class _EvalKeys:
+  """Random draws during abstract evaluation: their op seeds are noted."""
+
+  building = False
+
+  def __init__(self):
+    self.seeds = []
+
+  def next(self, op_seed=None):
+    self.seeds.append(op_seed)
+    return jnp.zeros((2,), jnp.uint32)
+
+
+def _flatten_outputs(out, scope):
+  flat, tree = jax.tree_util.tree_flatten(out, is_leaf=_is_leaf)
+  values = []
+  for leaf in flat:
+    if _is_variable(leaf):
+      values.append(scope.read(leaf)._value)
+    elif isinstance(leaf, Tensor):
+      values.append(leaf._value)
+    else:
+      values.append(leaf)
+  return values, tree
+
+
+def _evaluate(fn, args, kwargs, size):
+  """(env, scope, keys, output specs, tree) of one abstract evaluation of the call."""
+  env, scope, keys = _EvalEnv(size), _EvalScope(), _EvalKeys()
+  result = {}
+
+  def run():
+    with _state(env, scope, keys), contextlib.redirect_stdout(io.StringIO()):
+      out = fn(*args, **kwargs)
+      values, tree = _flatten_outputs(out, scope)
+    specs = []
+    for value, leaf in zip(values, jax.tree_util.tree_leaves(out, is_leaf=_is_leaf)):
+      if not (_is_leaf(leaf)):
+        specs.append(("static", leaf))
+      elif isinstance(value, jax.core.Tracer):
+        specs.append(("tensor", tuple(value.shape), value.dtype, None))
+      else:
+        array = value if isinstance(value, np.ndarray) and value.dtype == object \
+            else np.asarray(value)
+        specs.append(("tensor", array.shape, array.dtype, array))
+    result.update(specs=specs, tree=tree)
+    return []
+
+  jax.eval_shape(run)
+  return env, scope, keys, result["specs"], result["tree"]
+
+
+# ---- Recording ----
+def record_call(fn, args=(), kwargs=None, op_type=None, name=None, stateful=False):
+  """Records `fn(*args, **kwargs)` as an Operation of the graph being built; returns the
+  call's result with graph tensors in place of its tensors (the Operation for None).
+  `stateful` calls (they look at the run's state) are never folded into constants."""
+  kwargs = kwargs or {}
+  graph = graph_lib.building()
+  try:
+    env, scope, keys, specs, tree = _evaluate(fn, args, kwargs, _SIZES[0])
+  except _CreatesVariables:
+    return _run_while_building(fn, args, kwargs)
+  second = None
+  if env.unknown:
+    second = _evaluate(fn, args, kwargs, _SIZES[1])[3]
+  op_type = op_type or _op_type(fn)
+  op = Operation(graph, op_type, graph._op_name(name, op_type), env.inputs)
+  op.fn, op.args, op.kwargs = fn, args, kwargs
+  op.reads, op.writes = scope.reads, scope.writes
+  op.keys = [context.seeded_key(seed) for seed in keys.seeds]
+  pure = not (op.reads or op.writes or op.keys or stateful)
+  op.stateful = not pure
+  flat = []
+  for i, spec in enumerate(specs):
+    if spec[0] == "static":
+      flat.append(spec[1])
+      continue
+    _, shape, dtype, value = spec
+    other = second[i] if second is not None else None
+    if env.unknown_rank:
+      shape = None
+    elif other is not None:
+      shape = [a if a == b else None for a, b in zip(shape, other[1])]
+    const, sentinel = None, None
+    if value is not None and pure:
+      if other is None or (other[3] is not None and np.array_equal(value, other[3])):
+        const = value
+      elif other[3] is not None:
+        sentinel = {_SIZES[0]: value, _SIZES[1]: other[3]}
+    tensor = op._add_output(shape, dtypes.from_numpy(dtype), const)
+    tensor._sentinel = sentinel
+    flat.append(tensor)
+  if not op.outputs:
+    return op if jax.tree_util.tree_structure(None) == tree or not flat else \
+        jax.tree_util.tree_unflatten(tree, flat)
+  return jax.tree_util.tree_unflatten(tree, flat)
+
+
+def _op_type(fn):
+  name = getattr(fn, "op_name", None) or getattr(fn, "__name__", "Call").strip("_")
+  return name if name[:1].isupper() else "".join(w.capitalize() for w in name.split("_"))
+
+
+def _run_while_building(fn, args, kwargs):
+  return fn(*args, **kwargs)
+
+
+def call_hook(fn, args, kwargs):
+  """What an exported function does in graph mode (see the module docstring)."""
+  if graph_lib.building() is None or not graph_leaves(args, kwargs):
+    return fn(*args, **kwargs)
+  return record_call(fn, args, kwargs, name=kwargs.get("name"))
+
+
+def recorded(fn):
+  """Makes a method (Tensor operator, Variable update) record itself in graph mode."""
+  def method(*args, **kwargs):
+    if api.graph_mode[0] and graph_lib.building() is not None:
+      return record_call(fn, args, kwargs, name=kwargs.get("name"))
+    return fn(*args, **kwargs)
+  method.__name__, method.__doc__, method.__wrapped__ = fn.__name__, fn.__doc__, fn
+  return method
+
+
+def record_op(apply, inputs, kwargs):
+  """The `@op` path in graph mode: the op applied to graph tensors, recorded (see ops.py)."""
+  inputs = [_graph_tensor(t) for t in inputs]
+  return record_call(apply, inputs, kwargs, op_type=apply.op_name)
+
+
+def _graph_tensor(tensor):
+  value = tensor._value
+  if isinstance(value, graph_lib._Symbolic):
+    return value.tensor
+  if isinstance(tensor, GraphTensor):
+    return tensor
+  return constant(tensor)  # an eager tensor made before graph mode began
+
+
+def constant(tensor, name=None):
+  """A Const Operation holding an eager tensor's value (a graph tensor is returned as is)."""
+  if isinstance(tensor, GraphTensor):
+    return tensor
+  graph = graph_lib.building()
+  op = Operation(graph, "Const", graph._op_name(name, "Const"), kind="const")
+  value = tensor._value
+  return op._add_output(tuple(value.shape), tensor.dtype, value)
+
+
+def placeholder(dtype, shape=None, name=None):
+  graph = graph_lib.building()
+  op = Operation(graph, "Placeholder", graph._op_name(name, "Placeholder"), kind="placeholder")
+  return op._add_output(shape, dtype)
+
+
+class Builder:
+  """A graph's hooks while it is built: `ctx.traced_rng` (a random op's key is a node of
+  its own) and `ctx.variable_scope` (a variable read is a node; a new variable gets its
+  initializer)."""
+
+  building = True
+
+  def __init__(self, graph):
+    self.graph = graph
+
+  def next(self, op_seed=None):
+    op = Operation(self.graph, "RandomSeed", self.graph._op_name(None, "seed"), kind="key")
+    op.keys = [context.seeded_key(op_seed)]
+    return graph_lib._Symbolic(op._add_output((2,), dtypes.uint32))
+
+  def read(self, var):
+    return record_call(variable_hooks["read"], (var,), op_type="ReadVariableOp")
+
+  def write(self, var, value):
+    if not isinstance(value, graph_lib._Symbolic):
+      value = constant(Tensor(value))._value
+    return record_call(variable_hooks["write"], (var, value.tensor), op_type="AssignVariableOp")
+
+  def variable_created(self, var):
+    variable_hooks["created"](self.graph, var)
+
+
+# Set by the variables' modules (above this layer): read(var) -> Tensor, write(var, tensor),
+# created(graph, var) (a new graph variable's initializer and collections).
+variable_hooks = {}
+
+
+# ---- Replay ----
+class RunKeys:
+  """`ctx.traced_rng` while a recorded call runs: its draws, fresh for each run `counter`."""
+
+  building = False
+
+  def __init__(self, keys, counter):
+    self._keys, self._counter, self._next = keys, counter, 0
+
+  def next(self, op_seed=None):
+    i, self._next = self._next, self._next + 1
+    if i < len(self._keys):
+      return jax.random.fold_in(self._keys[i], self._counter)
+    return jax.random.fold_in(jax.random.fold_in(self._keys[-1], i), self._counter)
+
+
+def replay(op, env, scope, counter):
+  """Runs a recorded Operation in a run: its outputs' values go into `env`."""
+  if op.kind == "key":
+    env.set(op.outputs[0], jax.random.fold_in(op.keys[0], counter))
+    return
+  if op.kind in ("const", "placeholder", "variable", "noop"):
+    return
+  with _state(env, scope, RunKeys(op.keys, counter)):
+    out = op.fn(*op.args, **op.kwargs)
+    values, _ = _flatten_outputs(out, scope)
+  it = iter(op.outputs)
+  for value, leaf in zip(values, jax.tree_util.tree_leaves(out, is_leaf=_is_leaf)):
+    if _is_leaf(leaf):
+      env.set(next(it), value)
+
+
+class RunEnv:
+  """Values of graph tensors in one run (fed, computed, or constant)."""
+
+  def __init__(self, values=None):
+    self.values = dict(values or {})
+
+  def set(self, tensor, value):
+    self.values[tensor._id] = value
+
+  def value(self, tensor):
+    value = self.values.get(tensor._id)
+    if value is not None:
+      return value
+    if tensor._const is not None:
+      return tensor._const
+    raise errors.InternalError(None, None, "%s was not computed in this run (a tfe_compat "
+                               "graph bug)." % tensor.name)
+
+
+_OPERATORS = ["__%s__" % n for n in (
+    "add", "radd", "sub", "rsub", "mul", "rmul", "truediv", "rtruediv", "div", "rdiv",
+    "floordiv", "rfloordiv", "mod", "rmod", "pow", "rpow", "matmul", "rmatmul", "and", "rand",
+    "or", "ror", "xor", "rxor", "lt", "le", "gt", "ge", "neg", "abs", "invert", "getitem")]
+
+
+def install_operators():
+  """Tensor operators (installed by the op modules) on graph tensors record one operation."""
+  for name in _OPERATORS:
+    method = getattr(Tensor, name, None)
+    if method is not None:
+      setattr(GraphTensor, name, recorded(method))
+
+
+api.graph_call[0] = call_hook
+ops.graph_record[0] = record_op
+ops.graph_constant[0] = constant
