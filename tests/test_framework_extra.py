@@ -9,14 +9,14 @@ import numpy as np
 import pytest
 
 import tfe_compat as tf
-from tfe_compat.framework import graph
+from tfe_compat.framework import modes
 from tfe_compat.internal import tf2
 
 
 @pytest.fixture
 def restore_switches(monkeypatch):
-  monkeypatch.setattr(graph, "_tf2", graph._tf2)
-  monkeypatch.setattr(graph, "_control_flow_v2", graph._control_flow_v2)
+  monkeypatch.setattr(modes, "_tf2", modes._tf2)
+  monkeypatch.setattr(modes, "_control_flow_v2", modes._control_flow_v2)
   yield
   tf.disable_tensor_equality()
   tf.disable_v2_tensorshape()

@@ -128,7 +128,7 @@ class _Plan:
     self.required, self.written = required, written
     self.eager = any(t._dtype is dtypes.string for op in self.order for t in op.outputs) or \
         any(t._dtype is dtypes.string for t in fed + fetches)
-    self.compiled = jax.jit(self._run)
+    self.compiled = jax.jit(lambda values, feeds, counter: self._run(values, feeds, counter))
 
   def _run(self, var_values, feeds, counter):
     env = graph_build.RunEnv({t._id: v for t, v in zip(self.fed, feeds)})
@@ -275,6 +275,9 @@ class Session:
     `feed_dict` fed, as NumPy values in the same structure."""
     if self._closed:
       raise RuntimeError("Attempted to use a closed Session.")
+    if not self.graph._ops:
+      raise RuntimeError("The Session graph is empty. Add operations to the graph before "
+                         "calling run().")
     fetch_map = _Fetches(self.graph, fetches)
     fed, feeds = [], []
     for key, value in (feed_dict or {}).items():

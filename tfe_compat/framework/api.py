@@ -18,7 +18,7 @@ _RUN_WHILE_BUILDING = ("layers.", "contrib.", "keras.", "metrics.", "losses.", "
                        "summary.", "estimator.", "data.", "saved_model.", "compat.", "test.",
                        "app.", "flags.", "logging.", "gfile.", "io.gfile.", "config.",
                        "distribute.", "feature_column.", "lookup.", "initializers.",
-                       "keras.", "profiler.", "sysconfig.", "graph_util.", "experimental.",
+                       "keras.", "profiler.", "sysconfig.", "graph_util.", "experimental.", "resource_loader.",
                        "variable", "get_", "global_", "local_", "assign", "scatter_",
                        "control_dependencies", "colocate_with", "group", "tuple", "no_op",
                        "add_to_collection", "is_tensor", "convert_to_tensor", "gradients",
@@ -56,6 +56,7 @@ def _graph_aware(fn):
     if graph_mode[0]:
       return graph_call[0](fn, args, kwargs)
     return fn(*args, **kwargs)
+  exported.exported_from = fn
   return exported
 
 

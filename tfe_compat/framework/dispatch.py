@@ -15,15 +15,20 @@ _dispatchers = {}  # public op -> [handler(*args, **kwargs) -> result or NOT_SUP
 _self_dispatching = set()  # ops that call `dispatch` from their own conversion failure path
 
 
+def _plain(op):
+  """The function itself, when `op` is its exported (graph-aware) wrapper."""
+  return getattr(op, "exported_from", op)
+
+
 def handles_dispatch(op):
   """Marks `op` as calling `dispatch` itself when an input fails to convert."""
-  _self_dispatching.add(op)
+  _self_dispatching.add(_plain(op))
   return op
 
 
 def dispatch(op, args, kwargs):
   """The first registered dispatcher's result for `op(*args, **kwargs)`, or NOT_SUPPORTED."""
-  for handler in _dispatchers.get(op, ()):
+  for handler in _dispatchers.get(_plain(op), ()):
     result = handler(*args, **kwargs)
     if result is not NOT_SUPPORTED:
       return result
@@ -51,6 +56,7 @@ def add_dispatch_support(op):
 
 def register(op, handler):
   """Adds `handler` as a dispatcher of the public `op` (wrapping its exported names once)."""
-  if op not in _dispatchers and op not in _self_dispatching:
+  key = _plain(op)
+  if key not in _dispatchers and key not in _self_dispatching:
     api.replace(op, add_dispatch_support(op))
-  _dispatchers.setdefault(op, []).append(handler)
+  _dispatchers.setdefault(key, []).append(handler)

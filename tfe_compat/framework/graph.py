@@ -16,60 +16,13 @@ import numpy as np
 
 from tfe_compat.framework import context
 from tfe_compat.framework import dtypes
+from tfe_compat.framework import modes
 from tfe_compat.framework import tensor_shape
 from tfe_compat.framework.api import export
 from tfe_compat.framework import tensor as tensor_lib
 from tfe_compat.framework.tensor import Tensor
 
 _ctx = context.ctx
-
-
-# ---- Modes ----
-@export("enable_eager_execution", "contrib.eager.enable_eager_execution")
-def enable_eager_execution(config=None, device_policy=None, execution_mode=None):
-  """Turns on eager execution; TF's ValueError once graph ops exist."""
-  graph = context.default_graph[0]
-  if not context.eager_default[0] and graph is not None and graph._ops:
-    raise ValueError("tf.enable_eager_execution must be called at program startup.")
-  _set_eager(True)
-
-
-@export("disable_eager_execution", "disable_v2_behavior")
-def disable_eager_execution():
-  """TF 1.x graph mode for the rest of the program (ops build into the default graph)."""
-  _set_eager(False)
-
-
-def _set_eager(enabled):
-  context.eager_default[0] = enabled
-  context.refresh_mode(_ctx)
-
-
-@export("executing_eagerly_outside_functions")
-def executing_eagerly_outside_functions():
-  return context.eager_default[0] and not _ctx.graph_stack
-
-
-@contextlib.contextmanager
-def eager_mode():
-  """Eager execution inside the block, whatever the mode outside (`context.eager_mode()`)."""
-  with _mode(None):
-    yield
-
-
-@contextlib.contextmanager
-def _mode(graph):
-  saved = _ctx.graph_stack, _ctx.graph_env
-  _ctx.graph_stack, _ctx.graph_env = ([] if graph is None else [graph]), None
-  saved_eager = context.eager_default[0]
-  if graph is None:
-    context.eager_default[0] = True
-  context.refresh_mode(_ctx)
-  try:
-    yield
-  finally:
-    (_ctx.graph_stack, _ctx.graph_env), context.eager_default[0] = saved, saved_eager
-    context.refresh_mode(_ctx)
 
 
 def building():
@@ -80,6 +33,10 @@ def building():
 # ---- Operations and graph tensors ----
 class Operation:
   """`tf.Operation`: a node of the graph (see graph_build.py for what `kind` and `fn` are)."""
+
+  stateful = False  # looks at the run's state (never folded into constants)
+  custom_replay = None  # replay(op, env, scope, counter) for operations that are not calls
+  args, kwargs = (), {}
 
   def __init__(self, graph, op_type, name, inputs=(), kind="call", fn=None):
     self.graph, self.type, self.name = graph, op_type, name
@@ -625,7 +582,7 @@ def control_dependencies(control_inputs):
 def init_scope():
   """Lifts out of graph building into the outermost context (eager if enabled)."""
   if context.eager_default[0] and _ctx.graph_stack:
-    with _mode(None):
+    with modes.eager_mode():
       yield
   else:
     yield

@@ -229,10 +229,12 @@ def record_call(fn, args=(), kwargs=None, op_type=None, name=None, stateful=Fals
     tensor = op._add_output(shape, dtypes.from_numpy(dtype), const)
     tensor._sentinel = sentinel
     flat.append(tensor)
-  if not op.outputs:
-    return op if jax.tree_util.tree_structure(None) == tree or not flat else \
-        jax.tree_util.tree_unflatten(tree, flat)
+  if tree == _NONE:
+    return op
   return jax.tree_util.tree_unflatten(tree, flat)
+
+
+_NONE = jax.tree_util.tree_structure(None)
 
 
 def _op_type(fn):
@@ -342,6 +344,9 @@ class RunKeys:
 
 def replay(op, env, scope, counter):
   """Runs a recorded Operation in a run: its outputs' values go into `env`."""
+  if op.custom_replay is not None:
+    op.custom_replay(op, env, scope, counter)
+    return
   if op.kind == "key":
     env.set(op.outputs[0], jax.random.fold_in(op.keys[0], counter))
     return

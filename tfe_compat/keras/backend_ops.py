@@ -17,6 +17,7 @@ from tfe_compat.framework import graph
 from tfe_compat.framework import ops
 from tfe_compat.framework.api import export
 from tfe_compat.keras import backend
+from tfe_compat.ops import gradients_impl
 from tfe_compat.ops import (array_ops, control_flow_ops, conv_ops, ctc_ops, functional_ops,
                             image_ops, logging_ops, manip_ops, math_ops, matmul_cast_ops,
                             nn_impl, nn_ops, random_ops, reduction_ops, slicing, string_ops)
@@ -85,7 +86,7 @@ def stop_gradient(variables):
 
 @export("keras.backend.gradients")
 def gradients(loss, variables):
-  return graph.gradients(loss, variables, colocate_gradients_with_ops=True)
+  return gradients_impl.gradients(loss, variables, colocate_gradients_with_ops=True)
 
 
 @export("keras.backend.moving_average_update")

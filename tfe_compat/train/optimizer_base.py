@@ -20,6 +20,8 @@ import optax
 from tfe_compat import state_ops
 from tfe_compat import variables
 from tfe_compat.framework import errors
+from tfe_compat.framework import graph as graph_lib
+from tfe_compat.framework import graph_build
 from tfe_compat.framework import ops
 from tfe_compat.framework.tensor import Tensor
 from tfe_compat.framework.trackable import Trackable
@@ -151,7 +153,7 @@ class SlotState(Trackable):
                  if any(v._id not in self._slots.get(n, ()) for n in slot_names)]
     else:
       missing = list(var_list)
-    init = make_transform().init([state_ops.read(v)._value for v in missing])
+    init = _initial_state(make_transform, missing)
     slot_names = tuple(k for k, v in init.items() if isinstance(v, list))
     non_slot_names = tuple(k for k in init if k not in slot_names)
     self._state_names = slot_names, non_slot_names
@@ -200,6 +202,18 @@ class SlotState(Trackable):
     for v in var_list:
       if v.constraint is not None:
         v.assign(v.constraint(v))
+
+
+def _initial_state(make_transform, var_list):
+  """The rule's initial state for `var_list` (graph tensors while a graph is built)."""
+  if graph_lib.building() is None:
+    return make_transform().init([state_ops.read(v)._value for v in var_list])
+  return graph_build.record_call(_initial_state_tensors, (make_transform, var_list),
+                                 op_type="InitialState")
+
+
+def _initial_state_tensors(make_transform, var_list):
+  return jax.tree_util.tree_map(Tensor, _initial_state(make_transform, var_list))
 
 
 def increment(counter):

@@ -9,23 +9,46 @@ attributes on every apply, as TF1's `_prepare` does. A subclass that implements
 `_resource_apply_dense` (and `_create_slots`, `_prepare`, `_finish`) is run variable by
 variable instead, with TF1's slot helpers.
 """
+import functools
+
 import jax
 import jax.numpy as jnp
 import numpy as np
 
+from tfe_compat import graph_variables
 from tfe_compat import state_ops
 from tfe_compat import variable_scope as vs
 from tfe_compat import variables
 from tfe_compat.eager.tape import GradientTape
 from tfe_compat.framework import dtypes
 from tfe_compat.framework import errors
+from tfe_compat.framework import graph as graph_lib
+from tfe_compat.framework import graph_build
 from tfe_compat.framework import ops
 from tfe_compat.framework import tensor_shape
 from tfe_compat.framework.api import export
 from tfe_compat.framework.tensor import Tensor
 from tfe_compat.ops import array_ops
+from tfe_compat.ops import gradients_impl
 from tfe_compat.train import optimizer_base
 from tfe_compat.train import update_rules
+
+
+def _graph_gradients(loss, var_list, grad_loss):
+  """compute_gradients in graph mode: `tf.gradients` of `loss` for the trainable variables."""
+  if var_list is None:
+    var_list = (graph_variables.trainable_variables() +
+                ops_graph_collection(graph_lib.GraphKeys.TRAINABLE_RESOURCE_VARIABLES))
+  var_list = list(var_list)
+  if not var_list:
+    raise ValueError("No variables to optimize.")
+  grads = gradients_impl.gradients(loss, var_list,
+                                   grad_ys=None if grad_loss is None else [grad_loss])
+  return list(zip(grads, var_list))
+
+
+def ops_graph_collection(key):
+  return graph_lib.get_default_graph().get_collection(key)
 
 
 def _new_variable(value, name):
@@ -78,6 +101,8 @@ class Optimizer(optimizer_base.SlotState):
                         aggregation_method=None, colocate_gradients_with_ops=False,
                         grad_loss=None):
     """[(gradient, variable)] of the callable `loss` (by default over the variables it reads)."""
+    if graph_lib.building() is not None:
+      return _graph_gradients(loss() if callable(loss) else loss, var_list, grad_loss)
     if not callable(loss):
       raise RuntimeError("`loss` passed to Optimizer.compute_gradients should be a function "
                          "when eager execution is enabled.")
@@ -111,6 +136,8 @@ class Optimizer(optimizer_base.SlotState):
     if tensors:
       raise NotImplementedError("Trying to update a Tensor ", tensors[0])
     counters = [global_step] if optimizer_base.is_variable(global_step) else []
+    if graph_lib.building() is not None:
+      return self._apply_in_graph(grads, var_list, counters, global_step, name)
     if self._rule is None:
       self._apply_per_variable(grads, var_list)
       counters = []
@@ -119,6 +146,22 @@ class Optimizer(optimizer_base.SlotState):
     if global_step is not None and not counters:
       optimizer_base.increment(global_step)
     return None
+
+  def _apply_in_graph(self, grads, var_list, counters, global_step, name):
+    """Graph mode: the state is created now; the update is one operation (the train op)."""
+    if self._rule is None:
+      self._create_slots(var_list)
+      update = self._apply_per_variable
+    else:
+      rule, static = self._update_rule()
+      self._create_rule_state(var_list, lambda: rule(self._hyper_arrays(), **dict(static)))
+      update = functools.partial(self.apply_rule, counters=counters)
+    op = graph_build.record_call(update, (grads, var_list), op_type="ApplyGradients",
+                                 name=name or self._name)
+    if global_step is not None and (self._rule is None or not counters):
+      with graph_lib.get_default_graph().control_dependencies([op]):
+        return optimizer_base.increment(global_step).op
+    return op
 
   def _apply_per_variable(self, grads, var_list):
     self._create_slots(var_list)
@@ -147,7 +190,7 @@ class Optimizer(optimizer_base.SlotState):
         hyper[key] = hit[1]
         continue
       array = optimizer_base.hyper_array(value)
-      if optimizer_base.constant_hyper(value):
+      if optimizer_base.constant_hyper(value) and not isinstance(array, jax.core.Tracer):
         cache[attribute] = (value, array)
       hyper[key] = array
     return hyper
