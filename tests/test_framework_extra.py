@@ -73,8 +73,9 @@ def test_enable_v2_behavior_and_control_flow(restore_switches):
   assert bool(tf.constant(1) == 1) and tf.TensorShape([3])[0] == 3
   with pytest.raises(TypeError):
     hash(tf.constant(1))
-  with pytest.raises(RuntimeError, match="Graph mode is not supported"):
-    tf.disable_v2_behavior()
+  tf.disable_v2_behavior()
+  assert not tf.executing_eagerly() and tf2.enabled() is False
+  assert tf.control_flow_v2_enabled() is False and hash(tf.constant(1))
 
 
 def test_compat_helpers():

@@ -23,7 +23,12 @@ _ctx = context.ctx
 
 def add_variable(graph, var):
   """Makes `var` (just built, its `_value` the symbolic initial value) a graph variable."""
-  initial = var._value.tensor
+  value = var._value
+  if isinstance(value, graph_lib._Symbolic):
+    initial = value.tensor
+  else:  # an eager value (an initializer's NumPy draw): a constant of the graph
+    initial = graph_build.constant(Tensor(value))
+    var._value = initial._value
   var._graph = graph
   var._variable_op = Operation(graph, "VariableV2", graph._op_name(var._handle_name + "/",
                                                                    "Variable"), kind="variable")

@@ -16,6 +16,7 @@ import traceback
 import types
 
 from tfe_compat import internal
+from tfe_compat.framework import modes
 
 _ALIAS = "tensorflow"
 
@@ -141,13 +142,15 @@ def _print_user_traceback(exc, filename):
   traceback.print_exception(type(exc), exc, tb or exc.__traceback__)
 
 
-_USAGE = """usage: tfe-run script.py [args...]
-       tfe-run -m module [args...]
-       tfe-run -c "code" [args...]
+_USAGE = """usage: tfe-run [--eager] script.py [args...]
+       tfe-run [--eager] -m module [args...]
+       tfe-run [--eager] -c "code" [args...]
 
 Runs TensorFlow 1.x code unchanged on JAX: `import tensorflow` resolves to tfe_compat.
-As with `python`, -m runs a module on sys.path as __main__ and -c runs a program given as a
-string; sys.argv is what `python` would give."""
+As in TensorFlow 1.x, the program runs in graph mode unless it calls
+tf.enable_eager_execution() at startup; --eager runs it eagerly anyway (for code written
+for TensorFlow 2). As with `python`, -m runs a module on sys.path as __main__ and -c runs a
+program given as a string; sys.argv is what `python` would give."""
 
 
 def _target(argv):
@@ -187,6 +190,8 @@ def _target(argv):
 def main(argv=None):
   """Entry point of `tfe-run`: `tfe-run script.py | -m module | -c code [args...]`."""
   argv = sys.argv[1:] if argv is None else list(argv)
+  eager = bool(argv) and argv[0] == "--eager"
+  argv = argv[1:] if eager else argv
   if not argv or argv[0] in ("-h", "--help"):
     print(_USAGE)
     return 0 if argv else 2
@@ -195,6 +200,8 @@ def main(argv=None):
     return target
   run, filename, sys.argv, path = target
   install()
+  if not eager:
+    modes.disable_eager_execution()  # TF 1.x: graph mode until enable_eager_execution()
   sys.path.insert(0, path)
   try:
     run()

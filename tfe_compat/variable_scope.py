@@ -86,12 +86,12 @@ class VariableScope:
     self._name_scope = name_scope
     self._dtype = dtype
     self._constraint = constraint
-    self._reuse = AUTO_REUSE  # TF forces these two when executing eagerly
-    self._use_resource = True
+    self._reuse = reuse
+    self._use_resource = True  # TF forces it (and reuse) when executing eagerly
 
   name = property(lambda self: self._name)
   original_name_scope = property(lambda self: self._name_scope)
-  reuse = property(lambda self: self._reuse)
+  reuse = property(lambda self: AUTO_REUSE if _ctx.graph is None else self._reuse)
   initializer = property(lambda self: self._initializer)
   regularizer = property(lambda self: self._regularizer)
   caching_device = property(lambda self: self._caching_device)
@@ -245,8 +245,9 @@ class variable_scope:  # pylint: disable=invalid-name
       new_name = old.name + "/" + scope if old.name else scope
       base, old_getter = old, old.custom_getter
       original_name_scope = scope if entered_name_scope is None else entered_name_scope
+    reuse = self._reuse or (base._reuse if isinstance(scope, VariableScope) else old._reuse)
     new = VariableScope(
-        None, name=new_name, initializer=base.initializer, regularizer=base.regularizer,
+        reuse or None, name=new_name, initializer=base.initializer, regularizer=base.regularizer,
         caching_device=base.caching_device, partitioner=base.partitioner,
         custom_getter=old_getter, name_scope=original_name_scope, dtype=base.dtype,
         constraint=self._constraint)

@@ -455,23 +455,43 @@ def _true_getter(name, shape=None, dtype=dtypes.float32, initializer=None, regul
                  partitioner=None, validate_shape=True, use_resource=None, constraint=None,
                  synchronization=VariableSynchronization.AUTO,
                  aggregation=VariableAggregation.NONE):
-  """Creates the variable `name`; inside an EagerVariableStore, returns the stored one."""
-  store = context.ctx.variable_stores[-1] if context.ctx.variable_stores else None
+  """Creates the variable `name`; inside an EagerVariableStore or a graph (by TF 1.x's reuse
+  rules), returns the stored one."""
+  graph = graph_lib.building()
+  if graph is not None:
+    store = graph._variable_store
+    if name in store and not reuse:
+      raise ValueError("Variable %s already exists, disallowed. Did you mean to set "
+                       "reuse=True or reuse=tf.AUTO_REUSE in VarScope?" % name)
+    if name not in store and reuse is True:
+      raise ValueError("Variable %s does not exist, or was not created with "
+                       "tf.get_variable(). Did you mean to set reuse=tf.AUTO_REUSE in "
+                       "VarScope?" % name)
+  else:
+    store = context.ctx.variable_stores[-1] if context.ctx.variable_stores else None
   if store is not None and name in store:
     found = store[name]
     if shape is not None and not found.shape.is_compatible_with(shape):
       raise ValueError("Trying to share variable %s, but specified shape %s and found shape "
                        "%s." % (name, tensor_shape.as_shape(shape), found.shape))
+    if graph is not None and dtype is not None and dtypes.as_dtype(dtype) is not found.dtype:
+      raise ValueError("Trying to share variable %s, but specified dtype %s and found dtype "
+                       "%s." % (name, dtypes.as_dtype(dtype).name, found.dtype.name))
     return found
   variable = _new_variable(name, shape, dtype, initializer, trainable, partitioner,
-                           validate_shape, constraint, synchronization, aggregation)
+                           validate_shape, constraint, synchronization, aggregation, collections)
   if store is not None:
     store[name] = variable
+  if graph is not None and regularizer is not None:
+    with vs.name_scope(name + "/Regularizer/"):
+      loss = regularizer(variable)
+    if loss is not None:
+      graph.add_to_collection("regularization_losses", loss)
   return variable
 
 
 def _new_variable(name, shape, dtype, initializer, trainable, partitioner, validate_shape,
-                  constraint, synchronization, aggregation):
+                  constraint, synchronization, aggregation, collections=None):
   from_value = initializer is not None and not callable(initializer)
   if shape is not None and from_value:
     raise ValueError("If initializer is a constant, do not specify shape.")
@@ -511,7 +531,8 @@ def _new_variable(name, shape, dtype, initializer, trainable, partitioner, valid
     trainable = synchronization != VariableSynchronization.ON_READ
   return ResourceVariable(init_val, name=name, trainable=trainable, dtype=variable_dtype,
                           validate_shape=validate_shape, constraint=constraint, use_resource=True,
-                          synchronization=synchronization, aggregation=aggregation, shape=shape)
+                          synchronization=synchronization, aggregation=aggregation, shape=shape,
+                          collections=collections)
 
 
 @export("get_variable")
@@ -538,7 +559,8 @@ def get_variable(name, shape=None, dtype=None, initializer=None, regularizer=Non
   kwargs = dict(
       name=full_name, shape=shape, dtype=scope.dtype if dtype is None else dtype,
       initializer=scope.initializer if initializer is None else initializer,
-      regularizer=scope.regularizer if regularizer is None else regularizer, reuse=False,
+      regularizer=scope.regularizer if regularizer is None else regularizer,
+      reuse=scope.reuse if context.ctx.graph is not None else False,
       trainable=trainable, collections=collections, caching_device=caching_device,
       partitioner=partitioner, validate_shape=validate_shape, use_resource=True,
       synchronization=synchronization, aggregation=aggregation)
@@ -558,6 +580,7 @@ def get_local_variable(name, shape=None, dtype=None, initializer=None, regulariz
                        constraint=None, synchronization=VariableSynchronization.AUTO,
                        aggregation=VariableAggregation.NONE):
   """`tf.get_local_variable`: `get_variable` with `trainable=False`."""
+  collections = list(collections or []) + ["local_variables"]
   return get_variable(name, shape, dtype, initializer, regularizer, False, collections,
                       caching_device, partitioner, validate_shape, use_resource, custom_getter,
                       constraint, synchronization, aggregation)

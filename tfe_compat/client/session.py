@@ -126,8 +126,9 @@ class _Plan:
                                                                  for v in required):
         required.append(var)
     self.required, self.written = required, written
-    self.eager = any(t._dtype is dtypes.string for op in self.order for t in op.outputs) or \
-        any(t._dtype is dtypes.string for t in fed + fetches)
+    self.eager = any(op.host or any(t._dtype is dtypes.string for t in op.outputs)
+                     for op in self.order) or any(t._dtype is dtypes.string
+                                                  for t in fed + fetches)
     self.compiled = jax.jit(lambda values, feeds, counter: self._run(values, feeds, counter))
 
   def _run(self, var_values, feeds, counter):

@@ -124,6 +124,7 @@ class TracedKeys:
   """`ctx.traced_rng` inside a trace: random ops split keys off one traced key argument."""
 
   building = False  # True for the graph-building hook that stands in this place (graph.py)
+  op_names = None  # a set of the TF op names run, while a graph call is evaluated
 
   def __init__(self, key):
     self.key, self.used = key, False

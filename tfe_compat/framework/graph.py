@@ -35,6 +35,7 @@ class Operation:
   """`tf.Operation`: a node of the graph (see graph_build.py for what `kind` and `fn` are)."""
 
   stateful = False  # looks at the run's state (never folded into constants)
+  host = False  # runs Python on concrete values (a run that includes it runs eagerly)
   custom_replay = None  # replay(op, env, scope, counter) for operations that are not calls
   args, kwargs = (), {}
 
@@ -281,6 +282,7 @@ class Graph:
     self._finalized = False
     self._control_stack = []  # lists of control-input Operations (None entries clear)
     self._gradient_overrides = {}
+    self._variable_store = {}  # tf.get_variable's variables by full name
     self._last_variables = 0
     self.seed = None
     self.version = 0

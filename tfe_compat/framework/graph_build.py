@@ -137,12 +137,13 @@ class _EvalScope:
 
 
 class _EvalKeys:
-  """Random draws during abstract evaluation: their op seeds are noted."""
+  """Random draws during abstract evaluation: their op seeds are noted (and, by the `@op`
+  path, the TF op names that ran)."""
 
   building = False
 
   def __init__(self):
-    self.seeds = []
+    self.seeds, self.op_names = [], set()
 
   def next(self, op_seed=None):
     self.seeds.append(op_seed)
@@ -202,7 +203,7 @@ def record_call(fn, args=(), kwargs=None, op_type=None, name=None, stateful=Fals
   second = None
   if env.unknown:
     second = _evaluate(fn, args, kwargs, _SIZES[1])[3]
-  op_type = op_type or _op_type(fn)
+  op_type = op_type or _op_type(fn, keys.op_names)
   op = Operation(graph, op_type, graph._op_name(name, op_type), env.inputs)
   op.fn, op.args, op.kwargs = fn, args, kwargs
   op.reads, op.writes = scope.reads, scope.writes
@@ -237,8 +238,29 @@ def record_call(fn, args=(), kwargs=None, op_type=None, name=None, stateful=Fals
 _NONE = jax.tree_util.tree_structure(None)
 
 
-def _op_type(fn):
-  name = getattr(fn, "op_name", None) or getattr(fn, "__name__", "Call").strip("_")
+def record_host_call(fn, args, out_dtypes, single, name=None, op_type="PyFunc", shapes=None,
+                     seeds=()):
+  """Records a call that must run on the host with concrete values (a Python function, a
+  NumPy draw): never evaluated while building, its outputs have the given dtypes and
+  `shapes` (unknown if None); a run that includes it runs eagerly. `seeds`: the op seeds
+  of the random draws it makes."""
+  graph = graph_lib.building()
+  inputs = [x for x in graph_leaves(args, {}) if isinstance(x, GraphTensor)]
+  op = Operation(graph, op_type, graph._op_name(name, op_type), inputs)
+  op.fn, op.args, op.stateful, op.host = fn, args, True, True
+  op.keys = [context.seeded_key(seed) for seed in seeds]
+  shapes = shapes or [None] * len(out_dtypes)
+  outputs = [op._add_output(shape, dtype) for shape, dtype in zip(shapes, out_dtypes)]
+  if single:
+    return outputs[0] if outputs else op
+  return outputs
+
+
+def _op_type(fn, op_names):
+  """The TF op type of a call: the one op it ran, else its function's name in CamelCase."""
+  if len(op_names) == 1:
+    return next(iter(op_names))
+  name = getattr(fn, "__name__", "Call").strip("_")
   return name if name[:1].isupper() else "".join(w.capitalize() for w in name.split("_"))
 
 
@@ -253,11 +275,11 @@ def call_hook(fn, args, kwargs):
   return record_call(fn, args, kwargs, name=kwargs.get("name"))
 
 
-def recorded(fn):
+def recorded(fn, default_name=None):
   """Makes a method (Tensor operator, Variable update) record itself in graph mode."""
   def method(*args, **kwargs):
     if api.graph_mode[0] and graph_lib.building() is not None:
-      return record_call(fn, args, kwargs, name=kwargs.get("name"))
+      return record_call(fn, args, kwargs, name=kwargs.get("name") or default_name)
     return fn(*args, **kwargs)
   method.__name__, method.__doc__, method.__wrapped__ = fn.__name__, fn.__doc__, fn
   return method
@@ -300,6 +322,7 @@ class Builder:
   initializer)."""
 
   building = True
+  op_names = None
 
   def __init__(self, graph):
     self.graph = graph
@@ -331,6 +354,7 @@ class RunKeys:
   """`ctx.traced_rng` while a recorded call runs: its draws, fresh for each run `counter`."""
 
   building = False
+  op_names = None
 
   def __init__(self, keys, counter):
     self._keys, self._counter, self._next = keys, counter, 0
@@ -386,12 +410,21 @@ _OPERATORS = ["__%s__" % n for n in (
     "or", "ror", "xor", "rxor", "lt", "le", "gt", "ge", "neg", "abs", "invert", "getitem")]
 
 
+_OPERATOR_NAMES = {"add": "add", "radd": "add", "sub": "sub", "rsub": "sub", "mul": "mul",
+                   "rmul": "mul", "truediv": "truediv", "rtruediv": "truediv", "div": "div",
+                   "rdiv": "div", "floordiv": "floordiv", "rfloordiv": "floordiv",
+                   "mod": "mod", "rmod": "mod", "pow": "pow", "rpow": "pow", "and": "and",
+                   "rand": "and", "or": "or", "ror": "or", "xor": "xor", "rxor": "xor",
+                   "getitem": "strided_slice"}  # TF's names of the operators' ops
+
+
 def install_operators():
-  """Tensor operators (installed by the op modules) on graph tensors record one operation."""
+  """Tensor operators (installed by the op modules) on graph tensors record one operation,
+  named as TF names them (`add`, `mul`, `strided_slice`)."""
   for name in _OPERATORS:
     method = getattr(Tensor, name, None)
     if method is not None:
-      setattr(GraphTensor, name, recorded(method))
+      setattr(GraphTensor, name, recorded(method, _OPERATOR_NAMES.get(name.strip("_"))))
 
 
 api.graph_call[0] = call_hook

@@ -94,8 +94,11 @@ def op(impl=None, *, name=None, jit=True, describe_error=None, differentiable=Tr
   @functools.wraps(impl)
   def apply(*inputs, **kwargs):
     keys = _ctx.traced_rng
-    if keys is not None and keys.building:  # graph mode: an Operation, not a value
-      return graph_record[0](apply, inputs, kwargs)
+    if keys is not None:
+      if keys.building:  # graph mode: an Operation, not a value
+        return graph_record[0](apply, inputs, kwargs)
+      if keys.op_names is not None:  # a graph's abstract evaluation notes the ops it runs
+        keys.op_names.add(op_name)
     try:
       if keys is not None and not any(
           isinstance(t._value, jax.core.Tracer) for t in inputs):

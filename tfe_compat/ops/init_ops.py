@@ -12,6 +12,8 @@ import numpy as np
 
 from tfe_compat.framework import context
 from tfe_compat.framework import dtypes
+from tfe_compat.framework import graph as graph_lib
+from tfe_compat.framework import graph_build
 from tfe_compat.framework import ops
 from tfe_compat.framework import tensor_shape
 from tfe_compat.framework.api import export
@@ -79,7 +81,16 @@ def _to_tensor(array, dtype):
   return Tensor(jnp.asarray(np.asarray(array).astype(dtype.as_numpy_dtype, copy=False)))
 
 
+def _drawn_in_graph(draw, args, shape, dtype, seed):
+  """A draw while a graph is built: a host operation that draws anew on every run."""
+  return graph_build.record_host_call(draw, args, [dtype], True, op_type="RandomInitializer",
+                                      shapes=[shape], seeds=[seed])
+
+
 def _random_uniform(shape, minval, maxval, dtype, seed):
+  if graph_lib.building() is not None:
+    return _drawn_in_graph(_random_uniform, (shape, minval, maxval, dtype, seed), shape, dtype,
+                           seed)
   if dtype.is_integer:
     if maxval is None:
       raise ValueError("Must specify maxval for integer dtype %r" % dtype)
@@ -91,6 +102,9 @@ def _random_uniform(shape, minval, maxval, dtype, seed):
 
 
 def _random_normal(shape, mean, stddev, dtype, seed, truncated=False):
+  if graph_lib.building() is not None:
+    return _drawn_in_graph(_random_normal, (shape, mean, stddev, dtype, seed, truncated), shape,
+                           dtype, seed)
   _require_float(dtype, mean)
   rng = _generator(seed)
   sample_dtype = _sample_dtype(dtype)

@@ -20,6 +20,8 @@ from jax.experimental import io_callback
 from tfe_compat.framework import context
 from tfe_compat.framework import dtypes
 from tfe_compat.framework import errors
+from tfe_compat.framework import graph as graph_lib
+from tfe_compat.framework import graph_build
 from tfe_compat.framework.api import export
 from tfe_compat.framework.ops import convert_to_tensor
 from tfe_compat.framework.tensor import Tensor
@@ -89,6 +91,10 @@ def py_func(func, inp, Tout, stateful=True, name=None):
   """Runs `func` on NumPy copies of `inp`; returns a Tensor or a list of Tensors."""
   if not callable(func):
     raise ValueError("Expected func to be callable, got func of type {}".format(type(func)))
+  if graph_lib.building() is not None:
+    is_list, touts = _as_list(Tout)
+    return graph_build.record_host_call(py_func, (func, list(inp), Tout), touts, not is_list,
+                                        name, "PyFunc")
   if _traced(inp):
     is_list, touts = _as_list(Tout)
     tensors = [convert_to_tensor(x) for x in inp]
@@ -145,6 +151,9 @@ def eager_py_func(func, inp, Tout, name=None):
   if not callable(func):
     raise ValueError("Expected func to be callable, got func of type {}".format(type(func)))
   is_list, touts = _as_list(Tout)
+  if graph_lib.building() is not None:
+    return graph_build.record_host_call(eager_py_func, (func, list(inp), Tout), touts,
+                                        not is_list, name, "EagerPyFunc")
   tensors = [convert_to_tensor(x) for x in inp]
 
   def run(*args):
