@@ -64,6 +64,9 @@ class ResourceVariable(metaclass=vs.VariableMetaclass):
                expected_shape=None, import_scope=None, constraint=None, use_resource=None,
                synchronization=VariableSynchronization.AUTO,
                aggregation=VariableAggregation.NONE, shape=None):
+    creating = getattr(_ctx.variable_scope, "creating_variable", None)
+    if creating is not None:  # a graph's recorded call cannot create variables
+      creating()
     if variable_def is not None:
       if initial_value is not None:
         raise ValueError("The variable_def and initial_value args to `tf.Variable` are mutually "

@@ -72,8 +72,8 @@ class _RunScope:
     return var._id in self.values
 
   @staticmethod
-  def variable_created(var):
-    raise ValueError("Variables cannot be created while a graph runs (%s)." % var.name)
+  def creating_variable():
+    raise ValueError("Variables cannot be created while a graph runs.")
 
 
 def _placeholder_error(tensor):
@@ -160,6 +160,7 @@ class _Plan:
         raise errors.invalid_argument(str(e).split("\n")[0]) from None
     if self.eager:
       outputs, new_values = self._run(var_values, feeds, counter)
+    jax.block_until_ready((outputs, new_values))  # a run returns when its step is done
     for var, value in zip(self.written, new_values):
       values[var._id] = value
     return outputs

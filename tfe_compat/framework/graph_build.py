@@ -128,7 +128,7 @@ class _EvalScope:
       self.writes.append(var)
     self._values[var._id] = value
 
-  def variable_created(self, var):
+  def creating_variable(self):
     raise _CreatesVariables()
 
   @staticmethod

@@ -7,6 +7,7 @@ when it recorded, False when the condition said no. Recording queues the value a
 as they are (device arrays stay on the device; see writer.py); only
 `record_summaries_every_n_global_steps` reads the step on the host, once per call, to decide.
 """
+import functools
 import os
 import re
 import time
@@ -21,9 +22,11 @@ from tfe_compat.framework import context
 from tfe_compat.framework import dtypes
 from tfe_compat.framework import errors
 from tfe_compat.framework import graph as graph_lib
+from tfe_compat.framework import graph_build
 from tfe_compat.framework import ops
 from tfe_compat.framework.api import export
 from tfe_compat.framework.tensor import Tensor
+from tfe_compat.ops import control_flow_ops
 from tfe_compat.summary import encoding
 from tfe_compat.summary.writer import state as _state
 from tfe_compat.train import training_util
@@ -268,9 +271,12 @@ def check_audio_shape(value, op_name):
 def enqueue(writer, encode, tag, value, step, params=None):
   """Queues one record on the writer's file (through a host callback when traced)."""
   if isinstance(value, jax.core.Tracer) or isinstance(step, jax.core.Tracer):
-    file = writer._file  # pylint: disable=protected-access
-    jax.debug.callback(lambda v, s: file.add(encode, tag, np.asarray(v), np.asarray(s), params),
-                       value, step)
+    file, every_n = writer._file, _state.every_n  # pylint: disable=protected-access
+
+    def add(v, s):
+      if every_n is None or int(s) % every_n == 0:
+        file.add(encode, tag, np.asarray(v), np.asarray(s), params)
+    jax.debug.callback(add, value, step)
   else:
     writer._file.add(encode, tag, value, step, params)  # pylint: disable=protected-access
 
@@ -293,20 +299,66 @@ def eval_dir(model_dir, name=None):
 
 @export("contrib.summary.all_summary_ops", "summary.all_v2_summary_ops")
 def all_summary_ops():
-  """None: summary ops run when called under eager execution."""
-  return None
+  """The graph's summary ops (None when executing eagerly: they run when called)."""
+  if _ctx.graph is None:
+    return None
+  return graph_lib.get_default_graph().get_collection(graph_lib.GraphKeys._SUMMARY_COLLECTION)
 
 
 @export("contrib.summary.initialize", "summary.initialize")
 def initialize(graph=None, session=None):
-  """A no-op under eager execution."""
+  """Graph mode: runs the writers' initializers and writes `graph` (a no-op when eager)."""
+  if _ctx.graph is None:
+    return None
+  session = session or graph_lib._default_session(None)
+  session.run(summary_writer_initializer_op())
+  if graph is not None:
+    _write_graph(graph.as_graph_def().SerializeToString(), None)
   return None
 
 
 @export("contrib.summary.summary_writer_initializer_op")
 def summary_writer_initializer_op():
-  raise RuntimeError("tf.contrib.summary.summary_writer_initializer_op is only supported in "
-                     "graph mode.")
+  """Graph mode: the writers' initializer ops (event files are opened on creation here)."""
+  if _ctx.graph is None:
+    raise RuntimeError("tf.contrib.summary.summary_writer_initializer_op is only supported in "
+                       "graph mode.")
+  graph = graph_lib.get_default_graph()
+  ops_list = graph.get_collection("_SUMMARY_WRITER_INIT_OP")
+  if not ops_list:
+    graph.add_to_collection("_SUMMARY_WRITER_INIT_OP", control_flow_ops.no_op())
+    ops_list = graph.get_collection("_SUMMARY_WRITER_INIT_OP")
+  return ops_list
+
+
+def _in_graphs(op_name):
+  """A contrib summary op in graph mode: one operation writing when run, with the writer and
+  recording condition in effect where it was built (as TF's ops capture them)."""
+  def decorate(fn):
+    @functools.wraps(fn)
+    def summary_op(*args, **kwargs):
+      graph = graph_lib.building()
+      if graph is None:
+        return fn(*args, **kwargs)
+      writer, condition = _state.writer, _state.is_recording
+      if writer is None:
+        return None
+      every_n = None
+      if type(condition) is _EveryNSteps:
+        every_n, condition = condition.n, True
+
+      def write(*call_args, **call_kwargs):
+        saved = _state.writer, _state.is_recording, _state.every_n
+        _state.writer, _state.is_recording, _state.every_n = writer, condition, every_n
+        try:
+          return fn(*call_args, **call_kwargs)
+        finally:
+          _state.writer, _state.is_recording, _state.every_n = saved
+      out = graph_build.record_call(write, args, kwargs, op_type=op_name, stateful=True)
+      graph.add_to_collection(graph_lib.GraphKeys._SUMMARY_COLLECTION, out)
+      return out
+    return summary_op
+  return decorate
 
 
 # ---- Summary ops ----
@@ -327,6 +379,7 @@ def _write(name, family, tensor, step, op_name, encode, check=None, params=None,
 
 
 @export("contrib.summary.scalar")
+@_in_graphs("WriteScalarSummary")
 def scalar(name, tensor, family=None, step=None):
   """Writes a scalar summary (its first element, as TF) if a writer is set and recording."""
   writer = _state.writer
@@ -343,6 +396,7 @@ def scalar(name, tensor, family=None, step=None):
 
 
 @export("contrib.summary.histogram")
+@_in_graphs("WriteHistogramSummary")
 def histogram(name, tensor, family=None, step=None):
   """Writes a histogram (TF's default exponential buckets)."""
   return _write(name, family, tensor, step, "WriteHistogramSummary",
@@ -351,6 +405,7 @@ def histogram(name, tensor, family=None, step=None):
 
 
 @export("contrib.summary.image")
+@_in_graphs("WriteImageSummary")
 def image(name, tensor, bad_color=None, max_images=3, family=None, step=None):
   """Writes up to `max_images` images of a [k, h, w, c] tensor as PNGs (`name/image/i`)."""
   def check(value):
@@ -364,6 +419,7 @@ def image(name, tensor, bad_color=None, max_images=3, family=None, step=None):
 
 
 @export("contrib.summary.audio")
+@_in_graphs("WriteAudioSummary")
 def audio(name, tensor, sample_rate, max_outputs, family=None, step=None):
   """Writes up to `max_outputs` float32 clips ([k, frames] or [k, frames, channels]) as WAV."""
   def check(value):
@@ -378,6 +434,7 @@ def _float32_value(tensor):
 
 
 @export("contrib.summary.generic")
+@_in_graphs("WriteSummary")
 def generic(name, tensor, metadata=None, family=None, step=None):
   """Writes a tensor summary with optional `SummaryMetadata` (a proto or its bytes)."""
   return _write(name, family, tensor, step, "WriteSummary", encoding.generic,
@@ -389,7 +446,7 @@ def graph(param, step=None, name=None):
   """Writes a GraphDef (bytes, a string Tensor or a proto) to the default writer; a
   `tf.Graph` has no ops under eager execution, so there is nothing to write for it."""
   writer = _state.writer
-  if writer is None or isinstance(param, graph_lib.Graph):
+  if writer is None or isinstance(param, graph_lib.Graph) and not param._ops:
     return None
   if hasattr(param, "as_graph_def"):
     param = param.as_graph_def()
@@ -399,7 +456,15 @@ def graph(param, step=None, name=None):
     param = param.numpy()
   if not isinstance(param, bytes):
     raise TypeError("graph() needs a serialized GraphDef, but was: %s" % type(param))
-  step = int(np.asarray(_choose_step(step, "WriteGraphSummary")))
+  return _write_graph(param, step)
+
+
+def _write_graph(param, step):
+  writer = _state.writer
+  if writer is None:
+    return None
+  step = 0 if step is None and _ctx.graph is not None else \
+      int(np.asarray(_choose_step(step, "WriteGraphSummary")))
   event = event_pb2.Event(wall_time=time.time(), step=step, graph_def=param)
   writer._file.add_serialized_event(event.SerializeToString())  # pylint: disable=protected-access
   return None

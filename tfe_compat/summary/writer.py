@@ -185,6 +185,7 @@ class _SummaryState(threading.local):
     self.writer = None        # the default SummaryWriter
     self.is_recording = None  # None (the API's default), a bool, a bool Tensor or a callable
     self.step = None          # tf.summary.experimental.set_step
+    self.every_n = None       # in a graph's run: write only steps divisible by it
 
 
 state = _SummaryState()

@@ -14,6 +14,8 @@ import numpy as np
 from tfe_compat import variables as variables_lib
 from tfe_compat.framework import context
 from tfe_compat.framework import dtypes
+from tfe_compat.framework import graph as graph_lib
+from tfe_compat.framework import graph_build
 from tfe_compat.framework import ops
 from tfe_compat.framework import tensor as tensor_lib
 from tfe_compat.framework import tensor_shape
@@ -380,7 +382,11 @@ class Layer(Trackable):
         self._check_input_spec(inputs)  # an InputSpec set in __init__ applies before build
         self._maybe_build(inputs)
       self._check_input_spec(inputs)
-      outputs = self.call(inputs, *args, **kwargs)
+      if graph_lib.building() is not None:  # graph mode: the call is one operation
+        outputs = graph_build.record_call(self.call, (inputs,) + args, kwargs,
+                                          op_type=type(self).__name__)
+      else:
+        outputs = self.call(inputs, *args, **kwargs)
     finally:
       names.pop()
     output_mask = self.compute_mask(inputs, kwargs.get("mask", input_mask))
