@@ -135,16 +135,16 @@ def report_uninitialized_variables(var_list=None, name="report_uninitialized_var
     return ops.constant([], dtype=dtypes.string)
   if var_list is None:
     var_list = global_variables() + local_variables()
-  return graph_build.record_call(_uninitialized_names, (list(var_list),), name=name,
-                                 op_type="ReportUninitializedVariables", stateful=True)
+  return graph_build.record_host_call(_uninitialized_names, (list(var_list),), [dtypes.string],
+                                     True, name, "ReportUninitializedVariables")
 
 
 def is_initialized(var):
   """A variable's `is_initialized()`: a bool tensor (True when executing eagerly)."""
   if var._graph is None:
     return ops.convert_to_tensor(True)
-  return graph_build.record_call(lambda v: _initialized([v])[0], (var,),
-                                 op_type="IsVariableInitialized", stateful=True)
+  return graph_build.record_host_call(lambda v: _initialized([v])[0], (var,), [dtypes.bool],
+                                     True, op_type="IsVariableInitialized", shapes=[()])
 
 
 @export("assert_variables_initialized")

@@ -15,6 +15,7 @@ import threading
 import jax
 import numpy as np
 
+from tfe_compat.eager import function
 from tfe_compat.framework import context
 from tfe_compat.framework import dtypes
 from tfe_compat.framework import errors
@@ -56,8 +57,9 @@ graph_lib.default_session_hook[0] = get_default_session
 class _RunScope:
   """Variable reads and writes of one run: the Session's values, updated in order."""
 
-  def __init__(self, values):
+  def __init__(self, values, session_values=None):
     self.values = values
+    self._session_values = session_values or {}
 
   def read(self, var):
     value = self.values.get(var._id)
@@ -69,7 +71,7 @@ class _RunScope:
     self.values[var._id] = value
 
   def initialized(self, var):
-    return var._id in self.values
+    return var._id in self.values or var._id in self._session_values
 
   @staticmethod
   def creating_variable():
@@ -131,9 +133,9 @@ class _Plan:
                                                   for t in fed + fetches)
     self.compiled = jax.jit(lambda values, feeds, counter: self._run(values, feeds, counter))
 
-  def _run(self, var_values, feeds, counter):
+  def _run(self, var_values, feeds, counter, session_values=None):
     env = graph_build.RunEnv({t._id: v for t, v in zip(self.fed, feeds)})
-    scope = _RunScope({v._id: x for v, x in zip(self.required, var_values)})
+    scope = _RunScope({v._id: x for v, x in zip(self.required, var_values)}, session_values)
     for op in self.order:
       graph_build.replay(op, env, scope, counter)
     outputs = []
@@ -154,12 +156,12 @@ class _Plan:
     if not self.eager:
       try:
         outputs, new_values = self.compiled(var_values, feeds, counter)
-      except _UNTRACEABLE:
+      except _UNTRACEABLE + (NotImplementedError,):  # e.g. the gradient of an unbounded loop
         self.eager = True
       except jax.errors.JaxRuntimeError as e:  # a tf.Assert that failed in the computation
-        raise errors.invalid_argument(str(e).split("\n")[0]) from None
+        raise errors.invalid_argument(function._callback_error_message(str(e))) from None
     if self.eager:
-      outputs, new_values = self._run(var_values, feeds, counter)
+      outputs, new_values = self._run(var_values, feeds, counter, values)
     jax.block_until_ready((outputs, new_values))  # a run returns when its step is done
     for var, value in zip(self.written, new_values):
       values[var._id] = value

@@ -114,6 +114,13 @@ class GraphTensor(Tensor):
       return _Symbolic(self)
     return env.value(self)
 
+  @_value.setter
+  def _value(self, value):  # control flow swaps traced values in while tracing a branch
+    env = _ctx.graph_env
+    if env is None:
+      raise AttributeError("A graph tensor has no value to set while the graph is built.")
+    env.set(self, value)
+
   @property
   def op(self):
     return self._op

@@ -80,13 +80,17 @@ class _EvalEnv:
     self.unknown = False  # a touched tensor has unknown dimensions
     self.unknown_rank = False
 
+  def set(self, tensor, value):
+    self._values[tensor._id] = value
+
   def value(self, tensor):
     value = self._values.get(tensor._id)
     if value is not None:
       return value
+    self.inputs.append(tensor)  # a dependency, even when its value is known
     if tensor._const is not None:
+      self._values[tensor._id] = tensor._const
       return tensor._const
-    self.inputs.append(tensor)
     sentinel = tensor._sentinel
     if sentinel is not None and self.size in sentinel:
       value = sentinel[self.size]

@@ -100,7 +100,8 @@ def shape_constant(dims, dtype):
   key = (dims, dtype)
   hit = _shape_cache.get(key)
   if hit is None:
-    hit = jnp.asarray(np.array(dims, dtype=dtype))
+    with jax.ensure_compile_time_eval():  # a constant even while traced
+      hit = jnp.asarray(np.array(dims, dtype=dtype))
     if len(_shape_cache) < 4096 and not isinstance(hit, jax.core.Tracer):
       _shape_cache[key] = hit
   return Tensor(hit)

@@ -199,6 +199,14 @@ def _with_counter(cond, body, state, call, limit):
   return counted_cond, counted_body, (ops.convert_to_tensor(0, dtype=limit.dtype), state)
 
 
+def _compiled_only(state):
+  """Whether the loop state holds values only known when compiled (a jit trace); values
+  being differentiated eagerly (`jax.vjp` outside jit) are concrete: the loop runs in
+  Python, so its gradient needs no iteration bound (a graph's eager run)."""
+  return any(is_traced(x) and getattr(x, "_value", x).to_concrete_value() is None
+             for x in jax.tree_util.tree_leaves(state))
+
+
 @export("while_loop")
 def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations=10,
                back_prop=True, swap_memory=False, name=None, maximum_iterations=None,
@@ -243,7 +251,7 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
     bound = None if limit is None else int(limit) - count
     if bound is not None and bound <= 0:
       break
-    go = None if any_traced(state) else call(cond, state)
+    go = None if _compiled_only(state) else call(cond, state)
     if go is None or is_traced(go):
       state, now_packed = _traced_while(cond, body, state, call, pack, bound, back_prop)
       packed = packed or now_packed

@@ -38,13 +38,15 @@ def _paths(ys, xs, stop_ids):
       continue
     ancestors.add(op)
     stack.extend(t.op for t in op.inputs if t._id not in stop_ids)
-  tensor_ids = {x._id for x in xs if isinstance(x, GraphTensor)}
+  sources = {x._id for x in xs if isinstance(x, GraphTensor)}
+  tensor_ids = set(sources)
   var_ids = {x._id for x in xs if _is_variable(x)}
   reached, between = set(), []
   for op in sorted(ancestors, key=lambda o: o._index):
-    if any(t._id in tensor_ids for t in op.outputs):
+    if any(t._id in sources for t in op.outputs):
       continue
-    hit = [t._id for t in op.inputs if t._id in tensor_ids and t._id not in stop_ids] + \
+    hit = [t._id for t in op.inputs if t._id in tensor_ids and
+           (t._id in sources or t._id not in stop_ids)] + \
         [v._id for v in op.reads if v._id in var_ids]
     if hit:
       reached.update(hit)
