@@ -530,7 +530,7 @@ def test_reduction_arguments_and_errors():
          tf.constant([True, True]))
   raises(ERR, "cannot compute Any as input #0(zero-based) was expected to be a bool tensor "
          "but is a int32 tensor [Op:Any]", tf.reduce_any, tf.constant([1, 0]))
-  assert tf.reduce_sum.__code__.co_varnames[:6] == (
+  assert tuple(inspect.signature(tf.reduce_sum).parameters)[:6] == (
       "input_tensor", "axis", "keepdims", "name", "reduction_indices", "keep_dims")
 
 

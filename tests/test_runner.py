@@ -94,9 +94,10 @@ def test_tensorflow_source_tree_modules_are_found(tmp_path):
   (package / "demo_lib.py").write_text("import tensorflow as tf\nVALUE = tf.constant(41)\n")
   out = _run(tmp_path, """
       import sys, os
+      import tensorflow as tf
       sys.path.insert(0, os.path.join(os.path.dirname(__file__), "tree"))
       from tensorflow.contrib.eager.python.examples.demo import demo_lib
-      print(int(demo_lib.VALUE) + 1)
+      print(int(tf.Session().run(demo_lib.VALUE)) + 1)
   """)
   assert out.returncode == 0, out.stderr
   assert out.stdout.strip() == "42"
@@ -104,7 +105,7 @@ def test_tensorflow_source_tree_modules_are_found(tmp_path):
 
 def test_usage_and_missing_script(tmp_path):
   out = subprocess.run([TFE_RUN], capture_output=True, text=True, timeout=60, check=False)
-  assert out.returncode == 2 and "usage: tfe-run script.py" in out.stdout
+  assert out.returncode == 2 and "usage: tfe-run [--eager] script.py" in out.stdout
   out = subprocess.run([TFE_RUN, str(tmp_path / "nope.py")], capture_output=True, text=True,
                        timeout=60, check=False)
   assert out.returncode == 2 and "can't open file" in out.stderr
@@ -173,7 +174,8 @@ def test_eager_context_tf2_and_tutorial_mnist_modules(tmp_path):
       print(input_data.read_data_sets.__module__)
   """)
   assert out.returncode == 0, out.stderr
-  assert out.stdout.splitlines() == ["True True False", "tfe_compat.internal.tutorials_mnist"]
+  # a TF 1.x program runs in graph mode until it enables eager execution
+  assert out.stdout.splitlines() == ["True False False", "tfe_compat.internal.tutorials_mnist"]
 
 
 def test_test_util_decorators_run_eager_half_and_skip_graph_only(tmp_path):
@@ -190,11 +192,15 @@ def test_test_util_decorators_run_eager_half_and_skip_graph_only(tmp_path):
 
         @test_util.run_in_graph_and_eager_modes(config=None)
         def test_both_called(self):
-          self.assertTrue(tf.executing_eagerly())
+          self.modes = getattr(self, "modes", []) + [tf.executing_eagerly()]
+          if len(self.modes) == 2:
+            self.assertEqual(self.modes, [False, True])
 
         @test_util.run_deprecated_v1
         def test_graph_only(self):
-          raise AssertionError("must not run")
+          self.assertFalse(tf.executing_eagerly())
+          with self.session() as sess:
+            self.assertEqual(sess.run(tf.constant(3) * 2), 6)
 
         @test_util.run_v1_only("b/1234")
         def test_v1(self):
@@ -205,10 +211,8 @@ def test_test_util_decorators_run_eager_half_and_skip_graph_only(tmp_path):
         tf.test.main()
   """)
   assert out.returncode == 0, out.stdout + out.stderr
-  for name in ("test_both", "test_both_called", "test_v1"):
+  for name in ("test_both", "test_both_called", "test_v1", "test_graph_only"):
     assert "[       OK ] T.%s" % name in out.stderr
-  assert ("[  SKIPPED ] T.test_graph_only - Graph mode is not supported: tfe_compat runs "
-          "TensorFlow's eager execution only") in out.stderr
 
 
 def test_dash_m_runs_a_module_and_dash_c_a_string_like_python(tmp_path):
@@ -224,8 +228,8 @@ def test_dash_m_runs_a_module_and_dash_c_a_string_like_python(tmp_path):
       if sys.argv[1:] == ["fail"]:
         fail()
   """))
-  run = lambda *args: subprocess.run([TFE_RUN] + list(args), capture_output=True, text=True,  # noqa: E731
-                                     timeout=120, cwd=tmp_path, check=False)
+  run = lambda *args: subprocess.run([TFE_RUN, "--eager"] + list(args), capture_output=True,  # noqa: E731
+                                     text=True, timeout=120, cwd=tmp_path, check=False)
   out = run("-m", "pkg.train", "--steps", "2")
   assert out.returncode == 0, out.stderr
   assert out.stdout == "__main__ True ['--steps', '2'] 6\n"
@@ -273,3 +277,23 @@ def test_tf_data_internal_modules_and_packages(tmp_path):
   """)
   assert out.returncode == 0, out.stderr
   assert out.stdout.splitlines() == ["[1, 2]"]
+
+
+def test_programs_run_in_graph_mode_unless_eager(tmp_path):
+  source = """
+      import tensorflow as tf
+      x = tf.constant([1.0, 2.0]) * 2
+      print(tf.executing_eagerly(), x)
+      print(tf.Session().run(x).tolist())
+      x.numpy()
+  """
+  out = _run(tmp_path, source, launcher="console")
+  assert out.stdout.splitlines() == [
+      'False Tensor("mul:0", shape=(2,), dtype=float32)', "[2.0, 4.0]"]
+  assert "tf.enable_eager_execution()" in out.stderr and "--eager" in out.stderr
+  script = tmp_path / "eager.py"
+  script.write_text("import tensorflow as tf\nprint(tf.executing_eagerly(), "
+                    "(tf.constant(2) * 3).numpy())\n")
+  out = subprocess.run([TFE_RUN, "--eager", str(script)], capture_output=True, text=True,
+                       timeout=120, check=False)
+  assert out.stdout == "True 6\n", out.stderr

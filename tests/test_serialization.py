@@ -419,8 +419,12 @@ def test_write_graph(tmp_path):
                                '    value {\n      type: DT_FLOAT\n    }\n  }\n}\n')
   path = tf.train.write_graph(graph_def, str(tmp_path), "g.pb", as_text=False)
   assert tf.GraphDef.FromString(open(path, "rb").read()) == graph_def
-  with pytest.raises(NotImplementedError, match="pass a tf.GraphDef"):
-    tf.io.write_graph(tf.get_default_graph(), str(tmp_path), "g.pb")
+  with tf.Graph().as_default() as graph:
+    tf.matmul(tf.placeholder(tf.float32, [None, 2], name="x"), tf.ones([2, 3]), name="y")
+  path = tf.io.write_graph(graph, str(tmp_path), "graph.pb", as_text=False)
+  nodes = tf.GraphDef.FromString(open(path, "rb").read()).node
+  assert [(n.name, n.op) for n in nodes][::2] == [("x", "Placeholder"), ("y", "MatMul")]
+  assert list(nodes[2].input)[0] == "x" and len(nodes[2].input) == 2
 
 
 def test_proto_classes():

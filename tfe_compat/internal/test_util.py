@@ -19,13 +19,16 @@ import tempfile
 import threading
 import unittest
 
+import jax
 import numpy as np
 from absl.testing import absltest
 from google.protobuf import text_format
 
 from tfe_compat.internal import platform_test
 from tfe_compat.framework import context, errors
+from tfe_compat.client import session as session_lib
 from tfe_compat.framework import graph as graph_lib
+from tfe_compat.framework import modes
 from tfe_compat.framework.api import export
 from tfe_compat.framework import device as device_lib
 from tfe_compat.framework.device import DeviceSpec, is_gpu_available  # noqa: F401
@@ -133,18 +136,39 @@ class TestCase(absltest.TestCase):
 
   # ---- Evaluation and sessions ----
   def evaluate(self, tensors):
-    """NumPy values of a Tensor or a nested structure of Tensors (callables are called)."""
+    """NumPy values of a Tensor or a nested structure of Tensors (callables are called);
+    graph tensors run in the default session (or a test session), as TF 1.15 does."""
+    if _has_graph_elements(tensors):
+      sess = session_lib.get_default_session()
+      if sess is None:
+        with self.test_session() as sess:
+          return sess.run(tensors)
+      return sess.run(tensors)
     return platform_test.evaluate(tensors)
 
   @contextlib.contextmanager
   def session(self, graph=None, config=None, use_gpu=False, force_gpu=False):
-    yield _EagerSession(self)
+    """A Session on `graph` (the default graph) made the default; eagerly, an object whose
+    `run` evaluates."""
+    if graph is None and context.executing_eagerly():
+      yield _EagerSession(self)
+      return
+    with session_lib.Session(graph=graph, config=config) as sess:
+      yield sess
 
   @contextlib.contextmanager
   def cached_session(self, graph=None, config=None, use_gpu=False, force_gpu=False):
-    if self._cached_session is None:
-      self._cached_session = _EagerSession(self)
-    yield self._cached_session
+    if graph is None and context.executing_eagerly():
+      if not isinstance(self._cached_session, _EagerSession):
+        self._cached_session = _EagerSession(self)
+      yield self._cached_session
+      return
+    graph = graph if graph is not None else graph_lib.get_default_graph()
+    cached = self._cached_session
+    if not isinstance(cached, session_lib.Session) or cached.graph is not graph:
+      cached = self._cached_session = session_lib.Session(graph=graph, config=config)
+    with graph.as_default(), cached.as_default():
+      yield cached
 
   @contextlib.contextmanager
   def test_session(self, graph=None, config=None, use_gpu=False, force_gpu=False):
@@ -155,6 +179,8 @@ class TestCase(absltest.TestCase):
 
   # ---- Values ----
   def _GetNdArray(self, a):
+    if _has_graph_elements(a):
+      a = self.evaluate(a)
     if callable(getattr(a, "numpy", None)):
       a = a.numpy()
     if not isinstance(a, np.ndarray):
@@ -435,8 +461,11 @@ class TestCase(absltest.TestCase):
 
 TensorFlowTestCase = TestCase
 
-GRAPH_ONLY = ("Graph mode is not supported: tfe_compat runs TensorFlow's eager execution only "
-              "(this test is decorated to run only in graph mode).")
+def _has_graph_elements(structure):
+  leaves = jax.tree_util.tree_leaves(structure, is_leaf=lambda x: isinstance(x, Tensor) or
+                                     hasattr(x, "_as_tensor"))
+  return any(isinstance(x, graph_lib.GraphTensor) or getattr(x, "_graph", None) is not None
+             for x in leaves)
 
 
 def _decorator(wrap):
@@ -451,8 +480,33 @@ def _decorator(wrap):
 
 @_decorator
 def run_in_graph_and_eager_modes(test):
-  """`@test_util.run_in_graph_and_eager_modes`: the test runs once, eagerly."""
-  return test
+  """`@test_util.run_in_graph_and_eager_modes`: the test runs in a new graph (with a test
+  session), then eagerly after a fresh setUp, as TF 1.15 runs it."""
+  if getattr(test, "runs_in_both_modes", False):
+    return test
+
+  @functools.wraps(test)
+  def decorated(self, *args, **kwargs):
+    try:
+      with graph_lib.Graph().as_default(), self.test_session():
+        test(self, *args, **kwargs)
+    except unittest.SkipTest:
+      pass
+    self.tearDown()
+    self._tempdir = None
+    self.setUp()
+    with modes.eager_mode():
+      return test(self, *args, **kwargs)
+  decorated.runs_in_both_modes = True
+  return decorated
+
+
+def _in_graph_mode(test):
+  @functools.wraps(test)
+  def decorated(self, *args, **kwargs):
+    with graph_lib.get_default_graph().as_default():
+      return test(self, *args, **kwargs)
+  return decorated
 
 
 @_decorator
@@ -462,7 +516,10 @@ def run_v1_only(test):
 
 
 def run_all_in_graph_and_eager_modes(cls):
-  """`@test_util.run_all_in_graph_and_eager_modes`: every test runs once, eagerly."""
+  """`@test_util.run_all_in_graph_and_eager_modes`: every test method runs in both modes."""
+  for name, value in list(vars(cls).items()):
+    if name.startswith("test") and callable(value) and name != "test_session":
+      setattr(cls, name, run_in_graph_and_eager_modes(value))
   return cls
 
 
@@ -499,7 +556,7 @@ def assert_no_garbage_created(test):
   return decorated
 
 
-run_deprecated_v1 = _skipped(GRAPH_ONLY)
+run_deprecated_v1 = _decorator(_in_graph_mode)  # TF 1.15: the test runs in graph mode
 deprecated_graph_mode_only = run_deprecated_v1
 run_v2_only = _skipped("Test requires TF 2.x behavior; tfe_compat runs TF 1.x.")
 

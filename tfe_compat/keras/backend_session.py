@@ -1,5 +1,6 @@
 """`tf.keras.backend.backend`, `get_session`, `set_session`: under eager execution the Keras
 session is a `tf.Session` (as TF 1.15 builds one), which has no graph to run."""
+from tfe_compat.client import session as session_lib
 from tfe_compat.framework import graph
 from tfe_compat.framework.api import export
 
@@ -16,7 +17,7 @@ def backend():
 def get_session(op_input_list=()):  # pylint: disable=unused-argument
   """The session set with `set_session`, else a `tf.Session` made once."""
   if _session["session"] is None:
-    _session["session"] = graph.Session()
+    _session["session"] = session_lib.Session()
   return _session["session"]
 
 

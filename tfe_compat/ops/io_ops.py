@@ -17,7 +17,6 @@ from google.protobuf import text_format
 
 from tfe_compat.framework import dtypes
 from tfe_compat.framework import errors
-from tfe_compat.framework import graph
 from tfe_compat.framework import ops
 from tfe_compat.framework import tensor_util
 from tfe_compat.framework.api import export
@@ -256,9 +255,6 @@ def write_graph(graph_or_graph_def, logdir, name, as_text=True):
   graph_def = graph_or_graph_def
   if hasattr(graph_def, "as_graph_def"):
     graph_def = graph_def.as_graph_def()
-  elif isinstance(graph_def, graph.Graph):
-    raise NotImplementedError("tf.io.write_graph of a tf.Graph is not supported by tfe_compat "
-                              "(its graphs have no GraphDef): pass a tf.GraphDef.")
   if not hasattr(graph_def, "SerializeToString"):
     raise TypeError("write_graph needs a GraphDef, but was: %s" % type(graph_def))
   if not gfile.file_exists(logdir):

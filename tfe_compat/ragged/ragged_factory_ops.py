@@ -3,7 +3,7 @@ ragged_factory_ops): nested Python lists to ragged values."""
 import numpy as np
 
 from tfe_compat.framework import dtypes
-from tfe_compat.framework import graph
+from tfe_compat.ops import array_ops
 from tfe_compat.framework.api import export
 from tfe_compat.framework.ops import constant as tensor_constant
 from tfe_compat.ragged.ragged_tensor import RaggedTensor, is_ragged
@@ -146,4 +146,4 @@ def _default_inner_shape(pylist, ragged_rank):
 @export("ragged.placeholder")
 def placeholder(dtype, ragged_rank, value_shape=None, name=None):
   """Graph-only in TF: raises the eager-mode error of `tf.placeholder`."""
-  return graph.placeholder(dtype)
+  return array_ops.placeholder(dtype)
