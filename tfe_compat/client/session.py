@@ -57,9 +57,8 @@ graph_lib.default_session_hook[0] = get_default_session
 class _RunScope:
   """Variable reads and writes of one run: the Session's values, updated in order."""
 
-  def __init__(self, values, session_values=None):
-    self.values = values
-    self._session_values = session_values or {}
+  def __init__(self, values, session):
+    self.values, self.session = values, session
 
   def read(self, var):
     value = self.values.get(var._id)
@@ -71,7 +70,7 @@ class _RunScope:
     self.values[var._id] = value
 
   def initialized(self, var):
-    return var._id in self.values or var._id in self._session_values
+    return var._id in self.values or var._id in self.session._values
 
   @staticmethod
   def creating_variable():
@@ -94,10 +93,13 @@ def _type_name(dtype):
 
 
 class _Plan:
-  """One run signature: the operations it replays, in order, and its compiled function."""
+  """One run signature: the operations it replays, in order, and its compiled function.
 
-  def __init__(self, fetches, targets, fed):
-    self.fetches, self.fed = fetches, fed
+  Host operations that need only fed values (an iterator's `get_next`) run first, eagerly;
+  their outputs are fed to the compiled computation with the feeds."""
+
+  def __init__(self, session, fetches, targets, fed):
+    self.session, self.fetches = session, fetches
     fed_ids = {t._id for t in fed}
     needed, stack = set(), [t.op for t in fetches if t._id not in fed_ids] + list(targets)
     while stack:
@@ -111,8 +113,16 @@ class _Plan:
     for op in order:
       if op.kind == "placeholder" and op.outputs[0]._id not in fed_ids:
         raise _placeholder_error(op.outputs[0])
-    self.order = [op for op in order if op.kind not in ("const", "placeholder", "variable",
-                                                         "noop") and not _folded(op)]
+    order = [op for op in order if op.kind not in ("const", "placeholder", "variable", "noop")
+             and not _folded(op)]
+    ready, self.pre = set(fed_ids), []
+    for op in order:
+      if op.host and not op.control_inputs and all(
+          t._id in ready or t._const is not None for t in op.inputs):
+        self.pre.append(op)
+        ready.update(t._id for t in op.outputs)
+    self.order = [op for op in order if op not in self.pre]
+    self.fed = fed + [t for op in self.pre for t in op.outputs]
     required, written, written_ids = [], [], set()
     for op in self.order:
       for var in op.reads:
@@ -128,14 +138,14 @@ class _Plan:
                                                                  for v in required):
         required.append(var)
     self.required, self.written = required, written
-    self.eager = any(op.host or any(t._dtype is dtypes.string for t in op.outputs)
+    self.eager = any(op.host or any(t._dtype is dtypes.string for t in op.outputs + op.inputs)
                      for op in self.order) or any(t._dtype is dtypes.string
-                                                  for t in fed + fetches)
+                                                  for t in self.fed + fetches)
     self.compiled = jax.jit(lambda values, feeds, counter: self._run(values, feeds, counter))
 
-  def _run(self, var_values, feeds, counter, session_values=None):
+  def _run(self, var_values, feeds, counter):
     env = graph_build.RunEnv({t._id: v for t, v in zip(self.fed, feeds)})
-    scope = _RunScope({v._id: x for v, x in zip(self.required, var_values)}, session_values)
+    scope = _RunScope({v._id: x for v, x in zip(self.required, var_values)}, self.session)
     for op in self.order:
       graph_build.replay(op, env, scope, counter)
     outputs = []
@@ -145,14 +155,23 @@ class _Plan:
                      else env.value(tensor))
     return outputs, [scope.values[v._id] for v in self.written]
 
-  def execute(self, session, feeds):
-    values = session._values
+  def _run_host_sources(self, feeds, counter):
+    env = graph_build.RunEnv({t._id: v for t, v in zip(self.fed, feeds)})
+    scope = _RunScope({}, self.session)
+    for op in self.pre:
+      graph_build.replay(op, env, scope, counter)
+    return feeds + [env.value(t) for t in self.fed[len(feeds):]]
+
+  def execute(self, feeds):
+    values = self.session._values
     for var in self.required:
       if var._id not in values:
         raise _uninitialized(var)
     var_values = [values[v._id] for v in self.required]
-    counter = np.uint32(session._runs)
-    session._runs += 1
+    counter = np.uint32(self.session._runs)
+    self.session._runs += 1
+    if self.pre:
+      feeds = self._run_host_sources(feeds, counter)
     if not self.eager:
       try:
         outputs, new_values = self.compiled(var_values, feeds, counter)
@@ -161,7 +180,7 @@ class _Plan:
       except jax.errors.JaxRuntimeError as e:  # a tf.Assert that failed in the computation
         raise errors.invalid_argument(function._callback_error_message(str(e))) from None
     if self.eager:
-      outputs, new_values = self._run(var_values, feeds, counter, values)
+      outputs, new_values = self._run(var_values, feeds, counter)
     jax.block_until_ready((outputs, new_values))  # a run returns when its step is done
     for var, value in zip(self.written, new_values):
       values[var._id] = value
@@ -257,6 +276,7 @@ class Session:
     self.graph = graph if graph is not None else graph_lib.get_default_graph()
     self._config = config
     self._values = {}  # variable _id -> array
+    self._iterators = {}  # iterator handle -> (element iterator, values it was built with)
     self._plans = {}
     self._runs = 0
     self._closed = False
@@ -294,8 +314,8 @@ class Session:
                  tuple(id(op) for op in fetch_map.targets), tuple(t._id for t in fed))
     plan = self._plans.get(signature)
     if plan is None:
-      plan = self._plans[signature] = _Plan(fetch_map.tensors, fetch_map.targets, fed)
-    outputs = plan.execute(self, feeds)
+      plan = self._plans[signature] = _Plan(self, fetch_map.tensors, fetch_map.targets, fed)
+    outputs = plan.execute(feeds)
     return fetch_map.build([_to_numpy(o) for o in outputs])
 
   def _feed_pairs(self, key, value):

@@ -16,6 +16,7 @@ import numpy as np
 from tfe_compat.framework import context
 from tfe_compat.framework import dtypes
 from tfe_compat.framework import errors
+from tfe_compat.framework import graph as graph_lib
 from tfe_compat.framework import ops
 from tfe_compat.framework import tensor_shape
 from tfe_compat.framework.api import export
@@ -36,8 +37,30 @@ export("data.experimental.INFINITE_CARDINALITY")(INFINITE)
 export("data.experimental.UNKNOWN_CARDINALITY")(UNKNOWN)
 
 
+graph_hook = [None]  # graph_datasets.defer: a dataset made while a graph is built
+
+
+def _in_graphs(make):
+  """`make` (a dataset constructor), deferred to a run while a graph is built."""
+  def make_dataset(*args, **kwargs):
+    if graph_hook[0] is not None and graph_lib.building() is not None:
+      return graph_hook[0](make, args, kwargs)
+    return make(*args, **kwargs)
+  make_dataset.__name__, make_dataset.__doc__ = make.__name__, make.__doc__
+  return make_dataset
+
+
+class _DatasetType(type):
+  """Datasets created while a graph is built are deferred (see graph_datasets.py)."""
+
+  def __call__(cls, *args, **kwargs):
+    if graph_hook[0] is not None and graph_lib.building() is not None:
+      return graph_hook[0](super().__call__, args, kwargs)
+    return super().__call__(*args, **kwargs)
+
+
 @export("data.Dataset")
-class Dataset:
+class Dataset(metaclass=_DatasetType):
   """A sequence of elements; iterate it with `for`, `iter()` or `make_one_shot_iterator()`."""
 
   _spec = None
@@ -100,31 +123,38 @@ class Dataset:
 
   # ---- sources ----
   @staticmethod
+  @_in_graphs
   def from_tensor_slices(tensors):
     element = structure.element_to_numpy(tensors)
     return _Tensors(element).unbatch() if structure.has_sparse(element) else _TensorSlices(element)
 
   @staticmethod
+  @_in_graphs
   def from_tensors(tensors):
     return _Tensors(tensors)
 
   @staticmethod
+  @_in_graphs
   def from_sparse_tensor_slices(sparse_tensor):
     return _Tensors(sparse_tensor).unbatch()
 
   @staticmethod
+  @_in_graphs
   def range(*args):
     return _Range(*args)
 
   @staticmethod
+  @_in_graphs
   def zip(datasets):
     return _Zip(datasets)
 
   @staticmethod
+  @_in_graphs
   def from_generator(generator, output_types, output_shapes=None, args=None):
     return _Generator(generator, output_types, output_shapes, args)
 
   @staticmethod
+  @_in_graphs
   def list_files(file_pattern, shuffle=None, seed=None):
     """The files matching `file_pattern` (a glob or a list of them), sorted, then shuffled
     unless `shuffle=False`."""

@@ -7,6 +7,7 @@ from tfe_compat.framework import errors
 from tfe_compat.framework.api import export
 from tfe_compat.framework.trackable import Trackable
 from tfe_compat.data import dataset_ops
+from tfe_compat.data import graph_datasets
 from tfe_compat.data import optional_ops
 from tfe_compat.data import structure
 
@@ -77,11 +78,16 @@ class Iterator(Trackable):
 
   @staticmethod
   def from_structure(output_types, output_shapes=None, shared_name=None, output_classes=None):
-    raise RuntimeError("Iterator.from_structure " + _EAGER)
+    if not graph_datasets.building():
+      raise RuntimeError("Iterator.from_structure " + _EAGER)
+    return graph_datasets.GraphIterator.from_structure(output_types, output_shapes)
 
   @staticmethod
   def from_string_handle(string_handle, output_types, output_shapes=None, output_classes=None):
-    raise RuntimeError("Iterator.from_string_handle " + _EAGER)
+    if not graph_datasets.building():
+      raise RuntimeError("Iterator.from_string_handle " + _EAGER)
+    return graph_datasets.GraphIterator.from_string_handle(string_handle, output_types,
+                                                           output_shapes)
 
 
 def _randomized(dataset):
@@ -98,11 +104,15 @@ def _randomized(dataset):
 
 @export("data.make_one_shot_iterator")
 def make_one_shot_iterator(dataset):
+  if isinstance(dataset, graph_datasets.GraphDataset):
+    return dataset.make_one_shot_iterator()
   return Iterator(dataset)
 
 
 @export("data.make_initializable_iterator")
 def make_initializable_iterator(dataset, shared_name=None):
+  if isinstance(dataset, graph_datasets.GraphDataset):
+    return dataset.make_initializable_iterator(shared_name)
   raise RuntimeError("`make_initializable_iterator()` is not supported in eager mode. Use "
                      "Python-style iteration instead.")
 

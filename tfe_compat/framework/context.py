@@ -33,6 +33,7 @@ class _ThreadState(threading.local):
     self.graph_stack = []      # graphs entered with `Graph.as_default()`, innermost last
     self.graph = None          # the graph ops build into (graph mode), else None (eager)
     self.graph_env = None      # while a graph's recorded calls run: their tensors' values
+    self.eager_override = False  # host work of a graph run (datasets) executes eagerly
     refresh_mode(self)
 
 
@@ -42,7 +43,9 @@ default_graph = [None]  # the process's default tf.Graph (set by graph.py)
 
 def refresh_mode(state):
   """Sets `state.graph` (and the building hooks) from the graph stack and the eager flag."""
-  if state.graph_stack:
+  if state.eager_override:
+    graph = None
+  elif state.graph_stack:
     graph = state.graph_stack[-1]
   else:
     graph = None if eager_default[0] else default_graph[0]

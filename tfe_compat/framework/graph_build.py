@@ -353,6 +353,22 @@ class Builder:
 variable_hooks = {}
 
 
+@contextlib.contextmanager
+def resolving(env):
+  """Eager execution in which graph tensors have their values in `env` (a run's host work
+  that builds Python objects from them, such as datasets)."""
+  saved = (_ctx.eager_override, _ctx.graph_env, _ctx.graph, _ctx.traced_rng,
+           _ctx.variable_scope)
+  _ctx.eager_override, _ctx.graph_env = True, None
+  context.refresh_mode(_ctx)
+  _ctx.graph_env = env
+  try:
+    yield
+  finally:
+    (_ctx.eager_override, _ctx.graph_env, _ctx.graph, _ctx.traced_rng,
+     _ctx.variable_scope) = saved
+
+
 # ---- Replay ----
 class RunKeys:
   """`ctx.traced_rng` while a recorded call runs: its draws, fresh for each run `counter`."""
