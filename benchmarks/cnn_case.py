@@ -8,29 +8,16 @@ batch of 32 random 784-pixel images with one-hot labels. The JAX side is the sam
 written by hand (conv/pool via lax, the Keras v1 LSTM via lax.scan, TF1's Adam update),
 started from a copy of the model's initial weights.
 """
-import ast
-import pathlib
-
 import jax
 import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
 import tfe_compat as tf
+from seed_model import seed_model_class
 
 NAME = "seed 004 CNN+LSTM, batch 32"
-SEED = pathlib.Path(__file__).resolve().parents[1] / "examples" / "seeds" / "seed004_models.py"
 LR, BETA1, BETA2, EPSILON = 1e-3, 0.9, 0.999, 1e-8  # tf.train.AdamOptimizer(1e-3) defaults
-
-
-def seed_model_class():
-  """MNIST_HighLevel exactly as the seed defines it, with `tf` bound to tfe_compat."""
-  tree = ast.parse(SEED.read_text(encoding="utf-8"))
-  node = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "MNIST_HighLevel")
-  namespace = {"tf": tf}
-  code = compile(ast.Module(body=[node], type_ignores=[]), str(SEED), "exec")
-  exec(code, namespace)  # pylint: disable=exec-used
-  return namespace["MNIST_HighLevel"]
 
 
 # ---- The JAX side ----
@@ -88,7 +75,7 @@ class CnnStep:
     x = rng.random((batch, 784), dtype=np.float32)
     y = np.eye(10, dtype=np.float32)[rng.integers(0, 10, batch)]
     self.images, self.labels = tf.constant(x), tf.constant(y)
-    self.model = seed_model_class()(hidden_units=64, n_cls=10)
+    self.model = seed_model_class(tf)(hidden_units=64, n_cls=10)
     self.model(self.images)  # builds the weights
     self.variables = self.model.trainable_variables
     self.optimizer = tf.train.AdamOptimizer(LR)

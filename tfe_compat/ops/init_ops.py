@@ -354,6 +354,8 @@ class Orthogonal(Initializer):
     _at_least_2d(shape)
     num_rows = int(np.prod(shape[:-1]))
     num_cols = int(shape[-1])
+    if graph_lib.building() is not None:
+      return _drawn_in_graph(self, (shape, dtype), shape, dtype, self.seed)
     flat_shape = (num_cols, num_rows) if num_rows < num_cols else (num_rows, num_cols)
     a = _generator(self.seed).standard_normal(flat_shape, dtype=_sample_dtype(dtype))
     q, r = np.linalg.qr(a)

@@ -5,11 +5,15 @@ whose shapes come from tracing the layer's `call` with `jax.eval_shape` (no comp
 Each output remembers the `Node` (layer, inputs, call arguments) that made it, which is all a
 functional Model needs to run the graph later on real tensors.
 """
+import contextlib
+
 import jax
 
 from tfe_compat.eager.tape import replaying
 from tfe_compat.framework import context
 from tfe_compat.framework import dtypes
+from tfe_compat.framework import graph as graph_lib
+from tfe_compat.framework import graph_build
 from tfe_compat.framework import tensor_shape
 from tfe_compat.framework.api import export
 from tfe_compat.framework.tensor import Tensor
@@ -68,7 +72,11 @@ class _DiscardWrites:
     self._outer = outer
 
   def read(self, var):
-    return self._outer.read(var) if self._outer is not None else Tensor(var._value)
+    if self._outer is not None:
+      return self._outer.read(var)
+    if var._graph is not None:  # a graph variable has no value of its own: a stand-in
+      return Tensor(jax.numpy.zeros(var.shape.as_list(), var.dtype.as_numpy_dtype))
+    return Tensor(var._value)
 
   def write(self, var, value):
     pass
@@ -93,12 +101,14 @@ def _output_specs(layer, inputs, args, kwargs):
     return jax.eval_shape(run, specs)
 
   outer = context.ctx.variable_scope
-  context.ctx.variable_scope = _DiscardWrites(outer)
-  try:
-    with replaying():
-      ones, twos = trace(1), trace(2)
-  finally:
-    context.ctx.variable_scope = outer
+  in_graph = graph_lib.building() is not None  # graph mode: the trace builds no operations
+  with graph_build.resolving(graph_build.RunEnv()) if in_graph else contextlib.nullcontext():
+    context.ctx.variable_scope = _DiscardWrites(None if in_graph else outer)
+    try:
+      with replaying():
+        ones, twos = trace(1), trace(2)
+    finally:
+      context.ctx.variable_scope = outer
   return jax.tree_util.tree_map(
       lambda a, b: (tuple(d1 if d1 == d2 else None for d1, d2 in zip(a.shape, b.shape)),
                     a.dtype), ones, twos)
