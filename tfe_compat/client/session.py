@@ -115,13 +115,25 @@ class _Plan:
         raise _placeholder_error(op.outputs[0])
     order = [op for op in order if op.kind not in ("const", "placeholder", "variable", "noop")
              and not _folded(op)]
+    self.post, compiled_needs, compiled_waits = [], set(), set()
+    for op in reversed(order):  # host operations nothing compiled needs run after it
+      if op.host and op not in compiled_waits and not any(
+          t._id in compiled_needs for t in op.outputs):
+        self.post.insert(0, op)
+      else:
+        compiled_needs.update(t._id for t in op.inputs)
+        compiled_waits.update(op.control_inputs)
     ready, self.pre = set(fed_ids), []
-    for op in order:
-      if op.host and not op.control_inputs and all(
+    for op in order:  # host operations that need only fed values run before it
+      if op.host and op not in self.post and not op.control_inputs and all(
           t._id in ready or t._const is not None for t in op.inputs):
         self.pre.append(op)
         ready.update(t._id for t in op.outputs)
-    self.order = [op for op in order if op not in self.pre]
+    self.order = [op for op in order if op not in self.pre and op not in self.post]
+    post_made = {t._id for op in self.post for t in op.outputs}
+    self.handed = list({t._id: t for op in self.post for t in op.inputs
+                        if t._id not in post_made and t._const is None}.values())
+    self.compiled_fetches = [t for t in fetches if t._id not in post_made]
     self.fed = fed + [t for op in self.pre for t in op.outputs]
     required, written, written_ids = [], [], set()
     for op in self.order:
@@ -139,8 +151,8 @@ class _Plan:
         required.append(var)
     self.required, self.written = required, written
     self.eager = any(op.host or any(t._dtype is dtypes.string for t in op.outputs + op.inputs)
-                     for op in self.order) or any(t._dtype is dtypes.string
-                                                  for t in self.fed + fetches)
+                     for op in self.order) or any(t._dtype is dtypes.string for t in
+                                                  self.fed + self.compiled_fetches + self.handed)
     self.compiled = jax.jit(lambda values, feeds, counter: self._run(values, feeds, counter))
 
   def _run(self, var_values, feeds, counter):
@@ -149,11 +161,23 @@ class _Plan:
     for op in self.order:
       graph_build.replay(op, env, scope, counter)
     outputs = []
-    for tensor in self.fetches:
+    for tensor in self.compiled_fetches:
       var = getattr(tensor.op, "variable", None)
       outputs.append(scope.values[var._id] if var is not None and tensor._id not in env.values
                      else env.value(tensor))
-    return outputs, [scope.values[v._id] for v in self.written]
+    return outputs + [env.value(t) for t in self.handed], [scope.values[v._id]
+                                                           for v in self.written]
+
+  def _run_host_sinks(self, outputs, counter):
+    """Runs the post operations on the compiled run's values; the fetched values."""
+    count = len(self.compiled_fetches)
+    env = graph_build.RunEnv({t._id: v for t, v in zip(self.handed, outputs[count:])})
+    scope = _RunScope({}, self.session)
+    for op in self.post:
+      graph_build.replay(op, env, scope, counter)
+    computed = iter(outputs[:count])
+    return [next(computed) if t in self.compiled_fetches else env.value(t)
+            for t in self.fetches]
 
   def _run_host_sources(self, feeds, counter):
     env = graph_build.RunEnv({t._id: v for t, v in zip(self.fed, feeds)})
@@ -184,6 +208,8 @@ class _Plan:
     jax.block_until_ready((outputs, new_values))  # a run returns when its step is done
     for var, value in zip(self.written, new_values):
       values[var._id] = value
+    if self.post:
+      return self._run_host_sinks(outputs, counter)
     return outputs
 
 

@@ -243,15 +243,16 @@ _NONE = jax.tree_util.tree_structure(None)
 
 
 def record_host_call(fn, args, out_dtypes, single, name=None, op_type="PyFunc", shapes=None,
-                     seeds=()):
+                     seeds=(), kwargs=None):
   """Records a call that must run on the host with concrete values (a Python function, a
   NumPy draw): never evaluated while building, its outputs have the given dtypes and
   `shapes` (unknown if None); a run that includes it runs eagerly. `seeds`: the op seeds
   of the random draws it makes."""
   graph = graph_lib.building()
-  inputs = [x for x in graph_leaves(args, {}) if isinstance(x, GraphTensor)]
+  kwargs = kwargs or {}
+  inputs = [x for x in graph_leaves(args, kwargs) if isinstance(x, GraphTensor)]
   op = Operation(graph, op_type, graph._op_name(name, op_type), inputs)
-  op.fn, op.args, op.stateful, op.host = fn, args, True, True
+  op.fn, op.args, op.kwargs, op.stateful, op.host = fn, args, kwargs, True, True
   op.keys = [context.seeded_key(seed) for seed in seeds]
   shapes = shapes or [None] * len(out_dtypes)
   outputs = [op._add_output(shape, dtype) for shape, dtype in zip(shapes, out_dtypes)]

@@ -9,13 +9,17 @@ A list in the third position is TF 1.x's `collections`. `tf.summary.FileWriter` 
 `merge_all` raise as TF 1.15's do under eager execution.
 """
 import functools
+import inspect
 import logging
+import time
 
 import numpy as np
 from tensorboardX.proto import event_pb2, summary_pb2
 
 from tfe_compat.framework import context
 from tfe_compat.framework import dtypes
+from tfe_compat.framework import graph as graph_lib
+from tfe_compat.framework import graph_build
 from tfe_compat.framework import ops
 from tfe_compat.framework.api import export
 from tfe_compat.summary import encoding
@@ -93,6 +97,30 @@ def _use_v1(step):
   return step is None and writer_lib.state.step is None
 
 
+def _v1_in_graphs(op_type):
+  """A TF 1.x summary op in graph mode: a host operation that returns the serialized
+  `Summary` when run, added to `collections` (default: the SUMMARIES collection)."""
+  def decorate(fn):
+    signature = inspect.signature(fn)
+
+    @functools.wraps(fn)
+    def summary_op(*args, **kwargs):
+      graph = graph_lib.building()
+      if graph is None:
+        return fn(*args, **kwargs)
+      arguments = signature.bind(*args, **kwargs).arguments
+      step, collections = _v1_style(arguments.get("step"), arguments.get("collections"))
+      if not _use_v1(step):
+        return fn(*args, **kwargs)
+      out = graph_build.record_host_call(fn, args, [dtypes.string], True,
+                                         name=arguments.get("name"), op_type=op_type,
+                                         kwargs=kwargs, shapes=[()])
+      graph.add_to_collections(["summaries"] if collections is None else collections, out)
+      return out
+    return summary_op
+  return decorate
+
+
 @export("summary.write")
 def write(tag, tensor, step=None, metadata=None, name=None):
   """Writes a tensor summary (`tensor` may be a callable, called only when recording)."""
@@ -109,6 +137,7 @@ def _scalar_check(value):
 
 
 @export("summary.scalar")
+@_v1_in_graphs("ScalarSummary")
 def scalar(name, data=None, step=None, description=None, collections=None, family=None,
            tensor=None):
   """TF 2.x `scalar(name, data, step=None, description=None)`; TF 1.x
@@ -123,6 +152,7 @@ def scalar(name, data=None, step=None, description=None, collections=None, famil
 
 
 @export("summary.histogram")
+@_v1_in_graphs("HistogramSummary")
 def histogram(name, data=None, step=None, buckets=None, description=None, collections=None,
               family=None, values=None):
   """TF 2.x `histogram(name, data, step=None, buckets=None, description=None)`; TF 1.x
@@ -138,6 +168,7 @@ def histogram(name, data=None, step=None, buckets=None, description=None, collec
 
 
 @export("summary.image")
+@_v1_in_graphs("ImageSummary")
 def image(name, data=None, step=None, max_outputs=3, description=None, collections=None,
           family=None, tensor=None):
   """TF 2.x `image(name, data, step=None, max_outputs=3, description=None)` (floats in
@@ -161,6 +192,7 @@ def image(name, data=None, step=None, max_outputs=3, description=None, collectio
 
 
 @export("summary.audio")
+@_v1_in_graphs("AudioSummary")
 def audio(name, data=None, sample_rate=None, step=None, max_outputs=3,
           encoding=None,  # pylint: disable=redefined-outer-name
           description=None, collections=None, family=None, tensor=None):
@@ -188,6 +220,7 @@ _encoding = encoding  # audio() has a parameter named `encoding`
 
 
 @export("summary.text")
+@_v1_in_graphs("TensorSummaryV2")
 def text(name, data=None, step=None, description=None, collections=None, tensor=None):
   """TF 2.x `text(name, data, step=None, description=None)`; TF 1.x `text(name, tensor,
   collections=None)` without a step. Written for TensorBoard's Text tab."""
@@ -207,12 +240,66 @@ def text(name, data=None, step=None, description=None, collections=None, tensor=
 
 @export("summary.FileWriter")
 class FileWriter:
-  """TF 1.x's graph-mode FileWriter, which TF 1.15 refuses under eager execution."""
+  """TF 1.x's FileWriter (graph mode; TF 1.15 refuses it under eager execution): writes
+  serialized summaries, graphs and run metadata as events in `logdir`."""
 
   def __init__(self, logdir, graph=None, max_queue=10, flush_secs=120, graph_def=None,
                filename_suffix=None, session=None):
-    raise RuntimeError("tf.summary.FileWriter is not compatible with eager execution. "
-                       "Use tf.contrib.summary instead.")
+    if context.ctx.graph is None:
+      raise RuntimeError("tf.summary.FileWriter is not compatible with eager execution. "
+                         "Use tf.contrib.summary instead.")
+    self._logdir = logdir
+    self._file = writer_lib.EventFileWriter(logdir, max_queue, flush_secs * 1000,
+                                            filename_suffix or "")
+    if graph is not None or graph_def is not None:
+      self.add_graph(graph, graph_def=graph_def)
+
+  def get_logdir(self):
+    return self._logdir
+
+  def add_event(self, event):
+    self._file.add_serialized_event(event.SerializeToString())
+
+  def add_summary(self, summary, global_step=None):
+    """Writes a `Summary` (a proto or its serialized bytes, as `sess.run` returns it)."""
+    if isinstance(summary, bytes):
+      summary = summary_pb2.Summary.FromString(summary)
+    self.add_event(event_pb2.Event(wall_time=time.time(), step=int(global_step or 0),
+                                   summary=summary))
+
+  def add_graph(self, graph, global_step=None, graph_def=None):
+    graph_def = graph_def if graph_def is not None else graph.as_graph_def()
+    self.add_event(event_pb2.Event(wall_time=time.time(), step=int(global_step or 0),
+                                   graph_def=graph_def.SerializeToString()))
+
+  def add_meta_graph(self, meta_graph_def, global_step=None):
+    self.add_event(event_pb2.Event(wall_time=time.time(), step=int(global_step or 0),
+                                   meta_graph_def=meta_graph_def.SerializeToString()))
+
+  def add_session_log(self, session_log, global_step=None):
+    self.add_event(event_pb2.Event(wall_time=time.time(), step=int(global_step or 0),
+                                   session_log=session_log))
+
+  def add_run_metadata(self, run_metadata, tag, global_step=None):
+    tagged = event_pb2.TaggedRunMetadata(tag=tag,
+                                         run_metadata=run_metadata.SerializeToString())
+    self.add_event(event_pb2.Event(wall_time=time.time(), step=int(global_step or 0),
+                                   tagged_run_metadata=tagged))
+
+  def flush(self):
+    self._file.flush()
+
+  def close(self):
+    self._file.close()
+
+  def reopen(self):
+    self._file.reopen()
+
+  def __enter__(self):
+    return self
+
+  def __exit__(self, *exc):
+    self.close()
 
 
 @export("summary.FileWriterCache")
@@ -229,6 +316,7 @@ class FileWriterCache:
 
 
 @export("summary.tensor_summary")
+@_v1_in_graphs("TensorSummaryV2")
 def tensor_summary(name, tensor, summary_description=None, collections=None,
                    summary_metadata=None, family=None, display_name=None):
   """TF 1.x's tensor summary: the serialized `Summary` of `tensor` as a string Tensor, with
@@ -246,14 +334,33 @@ def tensor_summary(name, tensor, summary_description=None, collections=None,
 
 @export("summary.merge_all")
 def merge_all(key="summaries", scope=None, name=None):
-  raise RuntimeError("Merging tf.summary.* ops is not compatible with eager execution. "
-                     "Use tf.contrib.summary instead.")
+  """The merged summaries of collection `key` (None if it is empty), in graph mode."""
+  if context.ctx.graph is None:
+    raise RuntimeError("Merging tf.summary.* ops is not compatible with eager execution. "
+                       "Use tf.contrib.summary instead.")
+  summaries = graph_lib.get_collection(key, scope)
+  return merge(summaries, name=name) if summaries else None
 
 
 @export("summary.merge")
 def merge(inputs, collections=None, name=None):
-  raise RuntimeError("Merging tf.summary.* ops is not compatible with eager execution. "
-                     "Use tf.contrib.summary instead.")
+  """One serialized `Summary` holding the values of the serialized summaries `inputs`."""
+  graph = graph_lib.building()
+  if graph is None:
+    raise RuntimeError("Merging tf.summary.* ops is not compatible with eager execution. "
+                       "Use tf.contrib.summary instead.")
+  out = graph_build.record_host_call(_merged, (list(inputs),), [dtypes.string], True,
+                                     name=name, op_type="MergeSummary", shapes=[()])
+  if collections:
+    graph.add_to_collections(collections, out)
+  return out
+
+
+def _merged(inputs):
+  merged = summary_pb2.Summary()
+  for serialized in inputs:
+    merged.MergeFromString(np.asarray(serialized._value).item())
+  return ops.convert_to_tensor(merged.SerializeToString())
 
 
 @export("train.summary_iterator")

@@ -9,10 +9,12 @@ import time
 
 import numpy as np
 
+from tfe_compat import graph_variables
 from tfe_compat import state_ops
 from tfe_compat import variables
 from tfe_compat.framework import context
 from tfe_compat.framework import errors
+from tfe_compat.framework import graph as graph_lib
 from tfe_compat.framework import ops
 from tfe_compat.framework.api import export
 from tfe_compat.train import checkpoint as checkpoint_lib
@@ -39,15 +41,39 @@ def _named_variables(var_list):
   return named
 
 
-def _step_number(global_step):
-  if isinstance(global_step, int):
-    return global_step
+def _step_number(sess, global_step):
+  if isinstance(global_step, (int, np.integer)):
+    return int(global_step)
+  if _in_graph(global_step):
+    return int(_session(sess).run(global_step))
   return int(ops.convert_to_tensor(global_step).numpy())
+
+
+def _in_graph(value):
+  return getattr(value, "_graph", None) is not None or isinstance(value, graph_lib.GraphTensor)
+
+
+def _session(sess):
+  if sess is None:
+    raise TypeError("'sess' must be a Session; %s" % (sess,))
+  return sess
+
+
+def _value(sess, variable):
+  """The variable's value: its Session's (graph mode) or its own."""
+  if variable._graph is None:
+    return np.asarray(state_ops.read(variable)._value)  # pylint: disable=protected-access
+  values = _session(sess)._values  # pylint: disable=protected-access
+  if variable._id not in values:
+    raise errors.FailedPreconditionError(
+        None, None, "Attempting to use uninitialized value %s" % variable._shared_name)
+  return np.asarray(values[variable._id])
 
 
 @export("train.Saver")
 class Saver:
-  """Saves and restores a list or dict of variables by name (`sess` is ignored)."""
+  """Saves and restores a list or dict of variables by name: in graph mode their values in
+  `sess`, when executing eagerly their own (`sess` is ignored)."""
 
   def __init__(self, var_list=None, reshape=False, sharded=False, max_to_keep=5,
                keep_checkpoint_every_n_hours=10000.0, name=None, restore_sequentially=False,
@@ -55,8 +81,11 @@ class Saver:
                write_version=2, pad_step_number=False, save_relative_paths=False,
                filename=None):
     if var_list is None:
-      raise RuntimeError("When eager execution is enabled, `var_list` must specify a list or "
-                         "dict of variables to save")
+      if context.ctx.graph is None:
+        raise RuntimeError("When eager execution is enabled, `var_list` must specify a list "
+                           "or dict of variables to save")
+      var_list = graph_variables.global_variables() + graph_lib.get_collection(
+          "saveable_objects")  # graph mode: the variables there are now, as TF
     self._var_list = var_list
     if not var_list and not allow_empty:
       raise ValueError("No variables to save")
@@ -82,12 +111,11 @@ class Saver:
     """Writes the variables to `save_path` (`-<global_step>` appended); returns the path."""
     save_path = os.fspath(save_path)
     if global_step is not None:
-      step = _step_number(global_step)
+      step = _step_number(sess, global_step)
       path = ("%s-%08d" if self._pad_step_number else "%s-%d") % (save_path, step)
     else:
       path = save_path
-    values = {name: np.asarray(state_ops.read(v)._value)  # pylint: disable=protected-access
-              for name, v in self._variables.items()}
+    values = {name: _value(sess, v) for name, v in self._variables.items()}
     checkpoint_io.write(path, values)
     if write_state:
       self._record(path, os.path.dirname(save_path), latest_filename)
@@ -124,7 +152,10 @@ class Saver:
     checkpoint_lib._check(entries, pairs)  # pylint: disable=protected-access
     values = load()
     for name, variable in pairs:
-      variable.assign(values[name])
+      if variable._graph is None:
+        variable.assign(values[name])
+      else:
+        _session(sess)._load(variable, values[name])  # pylint: disable=protected-access
 
   def recover_last_checkpoints(self, checkpoint_paths):
     """Takes over `checkpoint_paths` (e.g. from `get_checkpoint_state`) for deletion."""
