@@ -144,10 +144,10 @@ class _Plan:
         if var._id not in written_ids:
           written_ids.add(var._id)
           written.append(var)
-    for tensor in fetches:
+    for tensor in fetches:  # a fetched variable gives its value before this run's writes
       var = getattr(tensor.op, "variable", None)
-      if var is not None and var._id not in written_ids and all(var is not v
-                                                                 for v in required):
+      if var is not None and (var._id in session._values or var._id not in written_ids) and \
+          all(var is not v for v in required):
         required.append(var)
     self.required, self.written = required, written
     self.eager = any(op.host or any(t._dtype is dtypes.string for t in op.outputs + op.inputs)
@@ -157,14 +157,17 @@ class _Plan:
 
   def _run(self, var_values, feeds, counter):
     env = graph_build.RunEnv({t._id: v for t, v in zip(self.fed, feeds)})
-    scope = _RunScope({v._id: x for v, x in zip(self.required, var_values)}, self.session)
+    before = {v._id: x for v, x in zip(self.required, var_values)}
+    scope = _RunScope(dict(before), self.session)
     for op in self.order:
       graph_build.replay(op, env, scope, counter)
     outputs = []
     for tensor in self.compiled_fetches:
       var = getattr(tensor.op, "variable", None)
-      outputs.append(scope.values[var._id] if var is not None and tensor._id not in env.values
-                     else env.value(tensor))
+      if var is None or tensor._id in env.values:
+        outputs.append(env.value(tensor))
+      else:
+        outputs.append(before.get(var._id, scope.values.get(var._id)))
     return outputs + [env.value(t) for t in self.handed], [scope.values[v._id]
                                                            for v in self.written]
 
@@ -336,8 +339,10 @@ class Session:
         feeds.append(_feed_value(tensor, part))
     if not fetch_map.tensors and not fetch_map.targets:
       return fetch_map.build([])
+    fetched_variables = [getattr(t.op, "variable", None) for t in fetch_map.tensors]
     signature = (tuple(t._id for t in fetch_map.tensors),
-                 tuple(id(op) for op in fetch_map.targets), tuple(t._id for t in fed))
+                 tuple(id(op) for op in fetch_map.targets), tuple(t._id for t in fed),
+                 tuple(v._id in self._values for v in fetched_variables if v is not None))
     plan = self._plans.get(signature)
     if plan is None:
       plan = self._plans[signature] = _Plan(self, fetch_map.tensors, fetch_map.targets, fed)

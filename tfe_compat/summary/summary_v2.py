@@ -306,13 +306,21 @@ class FileWriter:
 class FileWriterCache:
   """TF 1.x's cache of FileWriters by logdir; `get` fails as FileWriter does eagerly."""
 
+  _writers = {}
+
   @staticmethod
   def clear():
-    pass
+    for writer in FileWriterCache._writers.values():
+      writer.close()
+    FileWriterCache._writers.clear()
 
   @staticmethod
   def get(logdir):
-    return FileWriter(logdir)
+    writer = FileWriterCache._writers.get(logdir)
+    if writer is None:
+      writer = FileWriterCache._writers[logdir] = FileWriter(logdir,
+                                                             graph=graph_lib.get_default_graph())
+    return writer
 
 
 @export("summary.tensor_summary")

@@ -13,3 +13,4 @@ from tfe_compat.train import checkpoint, checkpoint_management, saver  # noqa: F
 from tfe_compat.train import moving_averages  # noqa: F401
 from tfe_compat.train import queue_inputs  # noqa: F401
 from tfe_compat.train import basic_loops, checkpoint_utils, device_setter, sdca_ops, server_lib  # noqa: F401,E501
+from tfe_compat.train import session_hooks, monitored_session  # noqa: F401  (graph mode)

@@ -38,9 +38,6 @@ _raises(RuntimeError, "QueueRunners are not supported when eager execution is en
         "Instead, please use tf.data to get data into your model.", "train.QueueRunner",
         "train.queue_runner.QueueRunner")
 _raises(RuntimeError, "Supervisors are incompatible with eager execution.", "train.Supervisor")
-_raises(RuntimeError, "Merging tf.summary.* ops is not compatible with eager execution. Use "
-        "tf.contrib.summary instead.", "train.MonitoredSession", "train.MonitoredTrainingSession",
-        "train.SingularMonitoredSession")
 
 
 @export("train.Coordinator")
