@@ -37,6 +37,7 @@ def add_variable(graph, var):
   var._initial_value = initial
   var._initializer_op = graph_build.record_call(
       _initialize, (var, initial), op_type="Assign", name=var._handle_name + "/Assign")
+  var._initializer_op.initializes = var
   collections = var._collections
   if collections is None:
     collections = [GraphKeys.GLOBAL_VARIABLES]

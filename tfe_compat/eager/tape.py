@@ -21,7 +21,9 @@ import numpy as np
 from jax._src.interpreters import partial_eval as pe
 
 from tfe_compat.framework import context
+from tfe_compat.framework import graph as graph_lib
 from tfe_compat.framework import ops
+from tfe_compat.ops import gradients_impl
 from tfe_compat.framework.api import export
 from tfe_compat.framework.tensor import Tensor
 
@@ -323,6 +325,14 @@ class GradientTape:
   def gradient(self, target, sources, output_gradients=None,
                unconnected_gradients=UnconnectedGradients.NONE):
     """d(sum of targets)/d(sources), in the structure of `sources`."""
+    if graph_lib.building() is not None:  # graph mode: `tf.gradients` of the graph
+      flat_sources, treedef = jax.tree_util.tree_flatten(sources)
+      grads = gradients_impl.gradients(
+          jax.tree_util.tree_leaves(target), flat_sources,
+          grad_ys=None if output_gradients is None else jax.tree_util.tree_leaves(
+              output_gradients), unconnected_gradients=UnconnectedGradients(
+                  unconnected_gradients).value)
+      return jax.tree_util.tree_unflatten(treedef, grads)
     self._begin_gradient()
     try:
       unconnected = UnconnectedGradients(unconnected_gradients)

@@ -12,6 +12,7 @@ from tfe_compat.framework import ops
 from tfe_compat.framework import tensor_shape
 from tfe_compat.framework.api import export
 from tfe_compat.framework.tensor import Tensor
+from tfe_compat.keras import backend_session
 from tfe_compat.keras.engine.keras_tensor import KerasTensor
 from tfe_compat.ops import (array_ops, manip_ops, math_ops, matmul_cast_ops, nn_impl, nn_ops,
                             random_ops, reduction_ops, slicing)
@@ -235,6 +236,9 @@ def random_uniform(shape, minval=0.0, maxval=1.0, dtype=None, seed=None):  # pyl
 # ---- Values ----
 @export("keras.backend.get_value")
 def get_value(x):
+  """The value of a Tensor or Variable as NumPy (run in the Keras session in graph mode)."""
+  if getattr(x, "_graph", None) is not None or isinstance(x, graph.GraphTensor):
+    return backend_session.get_session().run(x)
   return x.numpy() if isinstance(x, (Tensor, variables.Variable)) else x
 
 
@@ -245,6 +249,10 @@ def batch_get_value(tensors):
 
 @export("keras.backend.set_value")
 def set_value(x, value):
+  """Sets a variable's value (in the Keras session in graph mode)."""
+  if getattr(x, "_graph", None) is not None:
+    backend_session.get_session()._load(x, value)  # pylint: disable=protected-access
+    return
   x.assign(np.asarray(value, dtype=dtype(x)))
 
 

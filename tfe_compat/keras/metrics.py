@@ -156,8 +156,8 @@ class Metric(Trackable):
 
   def reset_states(self):
     """Sets every state variable to zero."""
-    for v in self._metric_variables:
-      v.assign(np.zeros(v.shape.as_list(), v.dtype.as_numpy_dtype))
+    backend.batch_set_value([(v, np.zeros(v.shape.as_list(), v.dtype.as_numpy_dtype))
+                             for v in self._metric_variables])
 
   def add_weight(self, name, shape=(), aggregation=variables_lib.VariableAggregation.SUM,
                  synchronization=variables_lib.VariableSynchronization.ON_READ,

@@ -245,7 +245,7 @@ class Layer(Trackable):
   non_trainable_variables = non_trainable_weights
 
   def get_weights(self):
-    return [v.numpy() for v in self.weights]
+    return backend.batch_get_value(self.weights)
 
   def set_weights(self, weights):
     params = self.weights
@@ -259,7 +259,7 @@ class Layer(Trackable):
       if tuple(variable.shape.as_list()) != value.shape:
         raise ValueError("Layer weight shape %s not compatible with provided weight shape %s"
                          % (tuple(variable.shape.as_list()), value.shape))
-      variable.assign(value)
+      backend.set_value(variable, value)
 
   def count_params(self):
     if not self.built:

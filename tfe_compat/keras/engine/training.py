@@ -15,9 +15,13 @@ import numpy as np
 
 from tfe_compat.eager.function import function as tf_function
 from tfe_compat.eager.tape import GradientTape
+from tfe_compat.framework import dtypes
+from tfe_compat.framework import graph as graph_lib
 from tfe_compat.framework.api import export
 from tfe_compat.framework.tensor import Tensor
+from tfe_compat.keras import backend_session
 from tfe_compat.keras.engine import training_loop as loop_lib
+from tfe_compat.ops import array_ops
 from tfe_compat.keras.engine.network import Network, _is_symbolic
 
 _log = logging.getLogger("tensorflow")
@@ -344,6 +348,8 @@ class Model(Network):
     """A host-side step: runs the Tensor step (compiled with tf.function unless
     `run_eagerly`), returns (NumPy results, batch size)."""
     step = {TRAIN: self._train_step, TEST: self._test_step, PREDICT: self._predict_step}[mode]
+    if graph_lib.building() is not None:
+      return self._compiled_steps.setdefault((mode, "graph"), _GraphStep(step))
     if not self.run_eagerly:
       step = self._compiled_steps.setdefault(mode, tf_function(step))
 
@@ -554,6 +560,34 @@ class Model(Network):
     format; `tf.keras.models.load_model` reads it)."""
     from tfe_compat.keras import saving  # pylint: disable=import-outside-toplevel
     saving.save_model(self, filepath, overwrite, include_optimizer, save_format)
+
+
+class _GraphStep:
+  """A step in graph mode (TF 1.15's Keras): built once per input structure on placeholders,
+  run in the Keras session with the batch fed."""
+
+  def __init__(self, step):
+    self._step, self._built = step, {}
+
+  def __call__(self, x, y=None, sample_weight=None):
+    data = (x, y, sample_weight)
+    leaves, treedef = jax.tree_util.tree_flatten(data)
+    arrays = [np.asarray(getattr(leaf, "_value", leaf)) for leaf in leaves]
+    key = (treedef, tuple((a.dtype, a.shape[1:]) for a in arrays))
+    built = self._built.get(key)
+    if built is None:
+      graph = graph_lib.get_default_graph()
+      first = len(graph.get_operations())
+      placeholders = [array_ops.placeholder(dtypes.from_numpy(a.dtype), (None,) + a.shape[1:])
+                      for a in arrays]
+      outputs = self._step(*jax.tree_util.tree_unflatten(treedef, placeholders))
+      updates = [op for op in graph.get_operations()[first:]  # optimizer and metric updates
+                 if op.writes and getattr(op, "initializes", None) is None]
+      built = self._built[key] = (placeholders, outputs, updates)
+    placeholders, outputs, updates = built
+    values, _ = backend_session.get_session().run((outputs, updates),
+                                                  dict(zip(placeholders, arrays)))
+    return values, loop_lib._first_dim(x)  # pylint: disable=protected-access
 
 
 def _class_sample_weights(y, class_weight):

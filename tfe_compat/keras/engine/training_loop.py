@@ -14,6 +14,7 @@ import jax
 import numpy as np
 
 from tfe_compat.framework import context
+from tfe_compat.framework import graph as graph_lib
 from tfe_compat.framework import ops
 from tfe_compat.framework.tensor import Tensor
 from tfe_compat.keras import backend
@@ -41,10 +42,15 @@ def _to_numpy(leaf):
 
 
 def to_tensors(structure):
-  """Converts every leaf (NumPy array or Tensor) of a nested structure to a Tensor."""
+  """Converts every leaf (NumPy array or Tensor) of a nested structure to a Tensor (to NumPy
+  in graph mode, where it is fed to the step)."""
+  in_graph = graph_lib.building() is not None
+
   def convert(leaf):
     if isinstance(leaf, Tensor):
       return leaf
+    if in_graph:
+      return _to_numpy(leaf)
     return ops.convert_to_tensor(_to_numpy(leaf))
   return jax.tree_util.tree_map(convert, structure)
 
@@ -127,7 +133,7 @@ class ArrayData:
 
 def _rng():
   """A NumPy generator seeded by tfe_compat's RNG (so `tf.set_random_seed` fixes it)."""
-  return np.random.default_rng(np.asarray(context.next_rng_key(), np.uint32))
+  return np.random.default_rng(np.asarray(context.seeded_key(), np.uint32))
 
 
 def unpack_batch(element):
