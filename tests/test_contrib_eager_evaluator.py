@@ -151,9 +151,8 @@ def test_execution_callbacks_and_seterr(capsys):
 def test_context_and_test_util_helpers():
   with eager_context.eager_mode():
     assert eager_context.executing_eagerly()
-  with pytest.raises(RuntimeError, match="Graph mode is not supported"):
-    with eager_context.graph_mode():
-      pass
+  with eager_context.graph_mode():
+    assert not eager_context.executing_eagerly()
   assert test_util.is_gpu_available() == (tf.contrib.eager.num_gpus() > 0)
 
   class _Case(test_util.TensorFlowTestCase):

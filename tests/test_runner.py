@@ -267,6 +267,7 @@ def test_absl_verbosity_does_not_turn_on_jax_debug_logging(tmp_path):
 def test_tf_data_internal_modules_and_packages(tmp_path):
   out = _run(tmp_path, """
       import tensorflow as tf
+      tf.enable_eager_execution()
       from tensorflow.python.data import Dataset
       from tensorflow.python.data.ops import dataset_ops
       from tensorflow.python.data.experimental.ops import threadpool, unique
