@@ -16,6 +16,7 @@ import threading
 from tfe_compat.framework import context
 from tfe_compat.framework import dtypes
 from tfe_compat.framework import graph as graph_lib
+from tfe_compat.framework import graph_build
 from tfe_compat.framework.api import export
 
 _ctx = context.ctx
@@ -295,6 +296,9 @@ class VariableMetaclass(type):
   arguments; subclasses of the variable class are built directly, as in TF."""
 
   def __call__(cls, *args, **kwargs):
+    if getattr(_ctx.graph_env, "abstract", False):  # created by a call being recorded
+      with graph_build.lifted():
+        return cls(*args, **kwargs)
     if not _creators.stack or isinstance(cls.__mro__[1], VariableMetaclass):
       return super().__call__(*args, **kwargs)
     parameters = inspect.signature(cls.__init__).parameters

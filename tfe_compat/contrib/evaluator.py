@@ -1,7 +1,14 @@
 """`tfe.Evaluator` (tf.contrib.eager, TF 1.15): holds and updates Metrics during one eval run;
 `SparseSoftmaxEvaluator` (tensorflow.contrib.eager.python.evaluator) for single-label models."""
+from tfe_compat.client import session as session_lib
 from tfe_compat.contrib import metrics
+from tfe_compat.data import iterator_ops
+from tfe_compat.eager import function
+from tfe_compat.framework import errors
+from tfe_compat.framework import graph as graph_lib
 from tfe_compat.framework.api import export
+from tfe_compat.ops import array_ops
+from tfe_compat.ops import control_flow_ops
 from tfe_compat.summary import summary_ops
 from tfe_compat.summary import writer as summary_writer
 
@@ -18,23 +25,37 @@ class Evaluator:
     self._model = model
     self._metrics = {}
     self._evaluators = {}
+    if graph_lib.building() is not None:  # a call is one operation, as a defun's in TF
+      self.call = function.function(self.call)
 
   def __call__(self, *args, **kwargs):
     """Updates the metrics with a mini-batch; returns None (eager execution)."""
     return self.call(self._model.eval_data(*args, **kwargs))
 
   def init_variables(self):
-    raise RuntimeError("Evaluator.init_variables() not needed when "
-                       "eager execution is enabled.")
+    """Graph mode: the op that resets every metric's variables."""
+    if graph_lib.building() is None:
+      raise RuntimeError("Evaluator.init_variables() not needed when "
+                         "eager execution is enabled.")
+    return control_flow_ops.group([m.init_variables() for _, m in self.metrics])
 
   def all_metric_results(self, summary_logdir=None):
-    """A dict of every metric's result; written as summaries to `summary_logdir` if given."""
+    """A dict of every metric's result; written as summaries to `summary_logdir` if given
+    (in graph mode, when the results are evaluated)."""
     if summary_logdir is None:
       with summary_ops.never_record_summaries():
         return self._all_metric_results()
-    with summary_writer.create_file_writer(summary_logdir).as_default(), \
-        summary_ops.always_record_summaries():
-      return self._all_metric_results()
+    graph = graph_lib.building()
+    first = len(graph.get_operations()) if graph is not None else 0
+    writer = summary_writer.create_file_writer(summary_logdir)
+    writer.flush_each_write = graph is not None  # TF's function-owned writer: flushed at once
+    with writer.as_default(), summary_ops.always_record_summaries():
+      results = self._all_metric_results()
+    if graph is None:
+      return results
+    writes = [op for op in graph.get_operations()[first:] if op.stateful]
+    with graph.control_dependencies(writes):
+      return {name: array_ops.identity(value) for name, value in results.items()}
 
   def _all_metric_results(self):
     results = {name: metric.result() for name, metric in self._metrics.items()}
@@ -47,14 +68,32 @@ class Evaluator:
     """Calls the evaluator on every element of `dataset`; returns `all_metric_results()`
     (written as summaries to the `summary_logdir` keyword argument, if given)."""
     summary_logdir = kwargs.pop("summary_logdir", None)
-    for example in dataset:
-      self.__call__(example, *args, **kwargs)
-    return self.all_metric_results(summary_logdir)
+    graph = graph_lib.building()
+    if graph is None:
+      for example in dataset:
+        self.__call__(example, *args, **kwargs)
+      return self.all_metric_results(summary_logdir)
+    next_value = iterator_ops.make_one_shot_iterator(dataset).get_next()
+    with graph.control_dependencies([next_value]):
+      has_next_value = control_flow_ops.no_op(name="iterator_has_next")
+    with graph.control_dependencies([has_next_value]):
+      call_op = self.__call__(next_value, *args, **kwargs)
+    return self.init_variables(), call_op, self.all_metric_results(summary_logdir)
 
   @staticmethod
   def run_evaluation(init_op, call_op, results_op, sess=None):
-    raise RuntimeError("Evaluator.run_evaluation() not supported when "
-                       "eager execution is enabled.")
+    """Graph mode: runs `init_op`, `call_op` until the data ends, then `results_op`."""
+    if graph_lib.building() is None:
+      raise RuntimeError("Evaluator.run_evaluation() not supported when "
+                         "eager execution is enabled.")
+    sess = sess or session_lib.get_default_session()
+    sess.run(init_op)
+    try:
+      while True:
+        sess.run(call_op)
+    except errors.OutOfRangeError:
+      pass
+    return sess.run(results_op)
 
   def call(self, eval_data):
     """Updates the metrics from the output of `model.eval_data()` (to be overridden)."""

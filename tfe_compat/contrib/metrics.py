@@ -8,15 +8,19 @@ they are not supported when eager execution is enabled.
 import inspect
 import re
 
+import jax
 import jax.numpy as jnp
 
 from tfe_compat import variable_scope as vs
 from tfe_compat import variables as variables_lib
 from tfe_compat.framework import dtypes
 from tfe_compat.framework import errors
+from tfe_compat.framework import graph as graph_lib
 from tfe_compat.framework import ops
 from tfe_compat.framework.api import export
 from tfe_compat.framework.trackable import Trackable
+from tfe_compat.ops import array_ops
+from tfe_compat.ops import control_flow_ops
 from tfe_compat.ops import init_ops
 from tfe_compat.summary import summary_ops
 
@@ -54,19 +58,33 @@ class Metric(Trackable):
     self.build = actual_build
 
   def __call__(self, *args, **kwargs):
-    """Updates the metric with a mini-batch; returns what `call()` returns."""
+    """Updates the metric with a mini-batch; returns what `call()` returns (in graph mode,
+    tensors that run the updates when evaluated)."""
     if not self._built:
       with vs.variable_scope(self._scope):
         self.build(*args, **kwargs)
-    return self.call(*args, **kwargs)
+    graph = graph_lib.building()
+    if graph is None:
+      return self.call(*args, **kwargs)
+    first = len(graph.get_operations())
+    out = self.call(*args, **kwargs)
+    updates = [op for op in graph.get_operations()[first:] if op.writes]
+    with graph.control_dependencies(updates):
+      if out is None:
+        return control_flow_ops.group(*updates)
+      return jax.tree_util.tree_map(array_ops.identity, out)
 
   name = property(lambda self: self._name)
   variables = property(lambda self: self._vars)
 
   def init_variables(self):
-    """Resets every variable to its initial value (returns None when executing eagerly)."""
+    """Resets every variable to its initial value (returns None when executing eagerly, the
+    operation that does it in graph mode)."""
+    if graph_lib.building() is not None:
+      return control_flow_ops.group(*[v.assign(v.initial_value) for v in self._vars])
     for v in self._vars:
       v.assign(self._initial_values[v.experimental_ref()])
+    return None
 
   def build(self, *args, **kwargs):
     raise NotImplementedError("Metrics must define a build() member function")
@@ -78,8 +96,8 @@ class Metric(Trackable):
     raise NotImplementedError("Metrics must define a result() member function")
 
   def value(self):
-    """The `result` method itself when executing eagerly."""
-    return self.result
+    """The `result` method itself when executing eagerly; its tensor in graph mode."""
+    return self.result if graph_lib.building() is None else self.result()
 
   def aggregate(self, metrics):
     """Adds the state of `metrics` (same type, same variables) into this metric's."""
@@ -96,10 +114,16 @@ class Metric(Trackable):
     """Creates a non-trainable variable (only from `build()`)."""
     if self._built:
       raise RuntimeError("Can't call add_variable() except in build().")
+    collections = None
+    if graph_lib.building() is not None:  # TF 1.x's metric collections
+      collections = [graph_lib.GraphKeys.GLOBAL_VARIABLES if self._use_global_variables
+                     else graph_lib.GraphKeys.LOCAL_VARIABLES,
+                     graph_lib.GraphKeys.METRIC_VARIABLES]
     v = variables_lib.get_variable(name, shape, dtype, initializer, trainable=False,
-                                   use_resource=True)
+                                   use_resource=True, collections=collections)
     self._vars.append(v)
-    self._initial_values[v.experimental_ref()] = v.value()
+    if graph_lib.building() is None:
+      self._initial_values[v.experimental_ref()] = v.value()
     return v
 
 
@@ -159,7 +183,7 @@ class Mean(Metric):
     if write_summary.dtype != dtypes.bool:
       raise ValueError("Non-boolean tensor %s cannot be converted to boolean." % write_summary)
     t = self.numer.read_value() / self.denom.read_value()
-    if bool(write_summary):
+    if bool(ops.get_static_value(write_summary)):
       summary_ops.scalar(name=self.name, tensor=t)
     return t
 

@@ -24,6 +24,8 @@ from tfe_compat.eager.tape import replaying
 from tfe_compat.framework import config
 from tfe_compat.framework import context
 from tfe_compat.framework import errors
+from tfe_compat.framework import graph as graph_lib
+from tfe_compat.framework import graph_build
 from tfe_compat.framework import ops
 from tfe_compat.framework.api import export
 from tfe_compat.framework.tensor import Tensor
@@ -330,6 +332,11 @@ class Function:
 
   def __call__(self, *args, **kwargs):
     if config.functions_run_eagerly():  # tf.config.experimental_run_functions_eagerly(True)
+      return self._fn(*args, **kwargs)
+    if graph_lib.building() is not None:  # graph mode: one function-call operation
+      return graph_build.record_call(self._fn, args, kwargs, op_type="PartitionedCall",
+                                     stateful=True)
+    if _ctx.graph_env is not None:  # a graph's recorded call: the body runs inline
       return self._fn(*args, **kwargs)
     if not kwargs:  # fast path: positional Tensors only, keyed by their shapes and dtypes
       try:

@@ -67,12 +67,11 @@ def _state(env, scope, keys):
 
 
 # ---- Abstract evaluation ----
-class _CreatesVariables(Exception):
-  """A recorded call tried to create a variable: it must run while building instead."""
-
 
 class _EvalEnv:
   """Values of graph tensors during abstract evaluation: stand-ins of their static shapes."""
+
+  abstract = True  # variable writes that compiled control flow refuses are ignored here
 
   def __init__(self, size):
     self.size = size
@@ -131,9 +130,6 @@ class _EvalScope:
     if all(var is not v for v in self.writes):
       self.writes.append(var)
     self._values[var._id] = value
-
-  def creating_variable(self):
-    raise _CreatesVariables()
 
   @staticmethod
   def initialized(var):
@@ -200,10 +196,7 @@ def record_call(fn, args=(), kwargs=None, op_type=None, name=None, stateful=Fals
   `stateful` calls (they look at the run's state) are never folded into constants."""
   kwargs = kwargs or {}
   graph = graph_lib.building()
-  try:
-    env, scope, keys, specs, tree = _evaluate(fn, args, kwargs, _SIZES[0])
-  except _CreatesVariables:
-    return _run_while_building(fn, args, kwargs)
+  env, scope, keys, specs, tree = _evaluate(fn, args, kwargs, _SIZES[0])
   second = None
   if env.unknown:
     second = _evaluate(fn, args, kwargs, _SIZES[1])[3]
@@ -267,10 +260,6 @@ def _op_type(fn, op_names):
     return next(iter(op_names))
   name = getattr(fn, "__name__", "Call").strip("_")
   return name if name[:1].isupper() else "".join(w.capitalize() for w in name.split("_"))
-
-
-def _run_while_building(fn, args, kwargs):
-  return fn(*args, **kwargs)
 
 
 def call_hook(fn, args, kwargs):
@@ -352,6 +341,23 @@ class Builder:
 # Set by the variables' modules (above this layer): read(var) -> Tensor, write(var, tensor),
 # created(graph, var) (a new graph variable's initializer and collections).
 variable_hooks = {}
+
+
+@contextlib.contextmanager
+def lifted():
+  """Graph building at the top level from inside an abstract evaluation (TF's init_scope):
+  a variable that a recorded call creates (a layer built on first call) is created in the
+  graph, with an initializer of its own; the evaluation then goes on."""
+  saved = (_ctx.graph_env, _ctx.variable_scope, _ctx.traced_rng, _ctx.tapes,
+           _ctx.recording_paused)
+  _ctx.graph_env = None
+  context.refresh_mode(_ctx)
+  try:
+    with _ctx.graph.control_dependencies(None):  # initializers depend on nothing
+      yield
+  finally:
+    (_ctx.graph_env, _ctx.variable_scope, _ctx.traced_rng, _ctx.tapes,
+     _ctx.recording_paused) = saved
 
 
 @contextlib.contextmanager

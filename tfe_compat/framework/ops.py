@@ -490,8 +490,10 @@ def is_tensor(x):
 
 @export("get_static_value", "contrib.util.constant_value")
 def get_static_value(tensor, partial=False):
-  """A Tensor's value as NumPy (None while traced, and for variables, as TF); other values
-  as they are."""
+  """A Tensor's value as NumPy (None while traced, for variables and for graph tensors whose
+  value is not known while building, as TF); other values as they are."""
+  if hasattr(tensor, "_op"):  # a graph tensor: its constant value, if known
+    return None if tensor._const is None else np.asarray(tensor._const)
   if isinstance(tensor, Tensor):
     return None if isinstance(tensor._value, jax.core.Tracer) else tensor.numpy()
   return None if hasattr(tensor, "_as_tensor") else tensor

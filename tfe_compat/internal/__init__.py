@@ -104,7 +104,7 @@ MODULES = {
     "python.lib.io.file_io": ("tfe_compat.internal.file_io", "tfe_compat.ops.gfile"),
     "python.lib.io.tf_record": ("io", "python_io"),
     # eager
-    "python.eager.test": "test",
+    "python.eager.test": ("tfe_compat.internal.eager_test", "test"),
     "python.eager.context": "tfe_compat.internal.eager_context",
     "python.eager.function": "contrib.eager",
     "python.eager.def_function": ("",),

@@ -464,8 +464,8 @@ TensorFlowTestCase = TestCase
 def _has_graph_elements(structure):
   leaves = jax.tree_util.tree_leaves(structure, is_leaf=lambda x: isinstance(x, Tensor) or
                                      hasattr(x, "_as_tensor"))
-  return any(isinstance(x, graph_lib.GraphTensor) or getattr(x, "_graph", None) is not None
-             for x in leaves)
+  return any(isinstance(x, (graph_lib.GraphTensor, graph_lib.Operation)) or
+             getattr(x, "_graph", None) is not None for x in leaves)
 
 
 def _decorator(wrap):

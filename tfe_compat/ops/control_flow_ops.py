@@ -113,7 +113,9 @@ class _NoWrites:
     return _read_outside(var, self._outer)
 
   def write(self, var, value):
-    raise NotImplementedError(_WRITE_ERROR % self._what)
+    if not getattr(_ctx.graph_env, "abstract", False):
+      raise NotImplementedError(_WRITE_ERROR % self._what)
+    self._outer.write(var, value)  # a graph's abstract evaluation notes the write
 
 
 class _Capture:
@@ -150,7 +152,9 @@ class _BodyScope:
     return hit[1]
 
   def write(self, var, value):
-    raise NotImplementedError(_WRITE_ERROR % self.what)
+    if not getattr(_ctx.graph_env, "abstract", False):
+      raise NotImplementedError(_WRITE_ERROR % self.what)
+    self.outer.write(var, value)  # a graph's abstract evaluation notes the write
 
 
 @contextlib.contextmanager

@@ -271,11 +271,13 @@ def check_audio_shape(value, op_name):
 def enqueue(writer, encode, tag, value, step, params=None):
   """Queues one record on the writer's file (through a host callback when traced)."""
   if isinstance(value, jax.core.Tracer) or isinstance(step, jax.core.Tracer):
-    file, every_n = writer._file, _state.every_n  # pylint: disable=protected-access
+    file, every_n, flush = writer._file, _state.every_n, _state.flush_each  # pylint: disable=protected-access
 
     def add(v, s):
       if every_n is None or int(s) % every_n == 0:
         file.add(encode, tag, np.asarray(v), np.asarray(s), params)
+        if flush:
+          file.flush()
     jax.debug.callback(add, value, step)
   else:
     writer._file.add(encode, tag, value, step, params)  # pylint: disable=protected-access
@@ -343,17 +345,18 @@ def _in_graphs(op_name):
       writer, condition = _state.writer, _state.is_recording
       if writer is None:
         return None
-      every_n = None
+      every_n, flush = None, getattr(writer, "flush_each_write", False)
       if type(condition) is _EveryNSteps:
         every_n, condition = condition.n, True
 
       def write(*call_args, **call_kwargs):
-        saved = _state.writer, _state.is_recording, _state.every_n
-        _state.writer, _state.is_recording, _state.every_n = writer, condition, every_n
+        saved = _state.writer, _state.is_recording, _state.every_n, _state.flush_each
+        _state.writer, _state.is_recording, _state.every_n, _state.flush_each = (
+            writer, condition, every_n, flush)
         try:
           return fn(*call_args, **call_kwargs)
         finally:
-          _state.writer, _state.is_recording, _state.every_n = saved
+          _state.writer, _state.is_recording, _state.every_n, _state.flush_each = saved
       out = graph_build.record_call(write, args, kwargs, op_type=op_name, stateful=True)
       graph.add_to_collection(graph_lib.GraphKeys._SUMMARY_COLLECTION, out)
       return out

@@ -186,6 +186,7 @@ class _SummaryState(threading.local):
     self.is_recording = None  # None (the API's default), a bool, a bool Tensor or a callable
     self.step = None          # tf.summary.experimental.set_step
     self.every_n = None       # in a graph's run: write only steps divisible by it
+    self.flush_each = False   # in a graph's run: flush after each write (a function's writer)
 
 
 state = _SummaryState()

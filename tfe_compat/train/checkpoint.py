@@ -26,6 +26,7 @@ import jax
 import numpy as np
 
 from tfe_compat import state_ops
+from tfe_compat.client import session as session_lib
 from tfe_compat import variables
 from tfe_compat.framework import dtypes
 from tfe_compat.framework import errors
@@ -254,13 +255,24 @@ def _walk(root, root_path, known):
   return found, objects
 
 
-def _gather(root):
+def _session(session):
+  """The Session graph variables are read from and restored into (graph mode)."""
+  session = session or session_lib.get_default_session()
+  if session is None:
+    raise ValueError("Graph mode needs a session: pass `session=` or use the default one.")
+  return session
+
+
+def _gather(root, session=None):
   """({path: np.ndarray}, {path: variable name}) of every variable reachable from `root`
-  (and the values objects save besides)."""
+  (and the values objects save besides); graph variables' values are `session`'s."""
   found, objects = _walk(root, "", {})
   values = {}
   names = {path: variable.name.rsplit(":", 1)[0] for path, variable in found.items()}
   for path, variable in found.items():
+    if variable._graph is not None:
+      values[path] = np.asarray(_session(session).run(variable))
+      continue
     value = state_ops.read(variable)._value  # pylint: disable=protected-access
     if isinstance(value, jax.core.Tracer):
       raise RuntimeError("Cannot save a checkpoint while tracing a function (variable %s)."
@@ -286,6 +298,7 @@ class _Restoration:
     self.unused = set(entries)        # keys not assigned yet
     self.known = {}                   # variable _id -> path
     self.root = weakref.ref(root)
+    self.graph_assignments = []       # (graph variable, value), for run_restore_ops
 
   def unused_under(self, path):
     start = path + "/" if path else ""
@@ -314,8 +327,10 @@ def _match(restoration, obj, path, extra=()):
   pairs = [(key, var) for key, var in found.items() if key in restoration.unused]
   _check(restoration.entries, pairs)
   for key, variable in pairs:
-    # The loaded arrays are private: let JAX use their memory instead of copying it.
-    variable.assign(jax.device_put(restoration.values.pop(key), may_alias=True))
+    if variable._graph is not None:  # assigned in a session by run_restore_ops
+      restoration.graph_assignments.append((variable, restoration.values.pop(key)))
+    else:  # the loaded arrays are private: let JAX use their memory instead of copying it
+      variable.assign(jax.device_put(restoration.values.pop(key), may_alias=True))
     restoration.unused.discard(key)
   for object_path, owner in objects:
     for name in owner._checkpoint_values() if _is_owner(owner) else ():  # pylint: disable=protected-access
@@ -455,10 +470,20 @@ class CheckpointLoadStatus:
     return self
 
   def run_restore_ops(self, session=None):
-    """Nothing to run when executing eagerly."""
+    """Graph mode: assigns the restored values in `session` (the default session); nothing
+    to run when executing eagerly."""
+    assignments = self._restoration.graph_assignments
+    if assignments:
+      session = _session(session)
+      for variable, value in assignments:
+        session._load(variable, value)  # pylint: disable=protected-access
+      del assignments[:]
 
   def initialize_or_restore(self, session=None):
-    """Nothing to run when executing eagerly: values are assigned as variables exist."""
+    """Graph mode: initializes the root's variables, then restores; nothing to run when
+    executing eagerly (values are assigned as variables exist)."""
+    _initialize(self._restoration.root(), session)
+    self.run_restore_ops(session)
 
 
 class InitializationOnlyStatus:
@@ -483,8 +508,23 @@ class InitializationOnlyStatus:
   def expect_partial(self):
     return self
 
+  def __init__(self, root=None):
+    self._root = root
+
   def initialize_or_restore(self, session=None):
-    """Variables are initialized when created when executing eagerly."""
+    """Graph mode: initializes the root's variables (eager variables are initialized when
+    created)."""
+    _initialize(self._root, session)
+
+
+def _initialize(root, session):
+  if root is None:
+    return
+  found, _ = _walk(root, "", {})
+  graph_variables = [v for v in found.values() if v._graph is not None]
+  if graph_variables:
+    session = _session(session)
+    session.run([v.initializer for v in graph_variables])
 
 
 # ---- tf.train.Checkpoint ----
@@ -520,20 +560,28 @@ class Checkpoint(AutoTrackable):
 
   def write(self, file_prefix, session=None):
     """Writes a checkpoint at exactly `file_prefix`; returns it."""
-    return checkpoint_io.write(file_prefix, *_gather(self))
+    return checkpoint_io.write(file_prefix, *_gather(self, session))
 
   def save(self, file_prefix, session=None):
     """Writes `<file_prefix>-<save_counter>` and records it in the `checkpoint` file."""
     file_prefix = os.fspath(file_prefix)
-    self.save_counter.assign_add(ops.convert_to_tensor(1, dtype=dtypes.int64))
-    path = self.write("%s-%d" % (file_prefix, int(self.save_counter.numpy())))
+    counter = self.save_counter
+    if counter._graph is not None:  # graph mode: the counter counts in `session`
+      session = _session(session)
+      count = (int(session._values[counter._id]) if counter._id in session._values  # pylint: disable=protected-access
+               else 0) + 1
+      session._load(counter, count)  # pylint: disable=protected-access
+    else:
+      counter.assign_add(ops.convert_to_tensor(1, dtype=dtypes.int64))
+      count = int(counter.numpy())
+    path = self.write("%s-%d" % (file_prefix, count), session)
     checkpoint_io.update_checkpoint_state(os.path.dirname(file_prefix), path, [path])
     return path
 
   def restore(self, save_path):
     """Restores `save_path` (None: nothing); values of missing variables wait for them."""
     if save_path is None:
-      return InitializationOnlyStatus()
+      return InitializationOnlyStatus(self)
     _ = self.save_counter
     return restore(self, save_path)
 
