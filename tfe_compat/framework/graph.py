@@ -12,6 +12,7 @@ import contextlib
 import logging
 import re
 
+import jax
 import numpy as np
 
 from tfe_compat.framework import context
@@ -75,9 +76,10 @@ class Operation:
   __str__ = __repr__
 
 
-class _Symbolic:
+class _Symbolic(jax.core.Tracer):
   """`GraphTensor._value` while the graph is built: the static shape (None for unknown
-  dimensions) and dtype; anything else raises, as a graph tensor has no value yet."""
+  dimensions) and dtype; anything else raises, as a graph tensor has no value yet. It is a
+  JAX Tracer to code that asks (its value is not known: host-side checks are skipped)."""
 
   __slots__ = ("tensor", "shape", "dtype", "ndim")
 
@@ -88,6 +90,8 @@ class _Symbolic:
     dims = tensor._shape.dims
     self.shape = None if dims is None else tuple(d.value for d in dims)
     self.ndim = None if dims is None else len(dims)
+
+  aval = None  # not an array JAX knows (isinstance(x, jax.Array) is False)
 
   def __getattr__(self, name):
     raise TypeError("Tensor %s is a symbolic graph tensor: it has no value until "

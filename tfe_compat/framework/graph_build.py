@@ -353,7 +353,8 @@ def lifted():
   _ctx.graph_env = None
   context.refresh_mode(_ctx)
   try:
-    with _ctx.graph.control_dependencies(None):  # initializers depend on nothing
+    # initializers depend on nothing, and compute values, not parts of the outer trace
+    with _ctx.graph.control_dependencies(None), jax.ensure_compile_time_eval():
       yield
   finally:
     (_ctx.graph_env, _ctx.variable_scope, _ctx.traced_rng, _ctx.tapes,

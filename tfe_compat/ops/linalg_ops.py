@@ -66,7 +66,11 @@ _all_finite = jax.jit(lambda x: jnp.all(jnp.isfinite(x)))
 def _require_finite(result, message, op_name):
   """TF 1.15's CPU kernels reject singular inputs; only eager values are checked."""
   value = result._value
-  if not isinstance(value, jax.core.Tracer) and not bool(_all_finite(value)):
+  if isinstance(value, jax.core.Tracer):
+    return result
+  with jax.ensure_compile_time_eval():  # a concrete check even inside an outer trace
+    finite = bool(_all_finite(value))
+  if not finite:
     raise _invalid(message, op_name)
   return result
 
