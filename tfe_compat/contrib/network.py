@@ -245,20 +245,20 @@ class _DeferredRestore(saver_lib._RestoreOnCreate):  # pylint: disable=protected
     self._restorations = restorations
 
   def variable_created(self, var):
+    created = getattr(self._previous, "variable_created", None)
+    if created is not None:  # first: a graph variable gets its operations
+      self._outside(created, var)
     for restoration in reversed(self._restorations):
       name = restoration.map_func(var._shared_name)  # pylint: disable=protected-access
       if name in restoration.values:
         if restoration.values[name] is not None:
-          var.assign(restoration.values[name])
+          saver_lib.assign_now(var, restoration.values[name], self._session)
           restoration.values[name] = None  # restored once
         first = restoration.restored.setdefault(name, var)
         if first is not var:
           raise restoration.conflict(name, first, var, restoration.network_name,
                                      restoration.scope_name)
         break
-    created = getattr(self._previous, "variable_created", None)
-    if created is not None:
-      self._outside(created, var)
 
 
 def _prefix_stripper(scope_name):
@@ -333,8 +333,8 @@ def save_network_checkpoint(network, save_path, global_step=None, map_func=None)
   named = _variables_by_checkpoint_name(
       network, map_func or _prefix_stripper(network.scope_name),
       _save_conflict if map_func else _default_conflict)
-  return saver_lib.Saver(named).save(None, save_path, write_meta_graph=False,
-                                     global_step=global_step)
+  return saver_lib.Saver(named).save(saver_lib.graph_session(), save_path,
+                                     write_meta_graph=False, global_step=global_step)
 
 
 @export("contrib.eager.restore_network_checkpoint")
@@ -347,7 +347,7 @@ def restore_network_checkpoint(network, save_path, map_func=None):
   map_func = map_func or _prefix_stripper(network.scope_name)
   named = _variables_by_checkpoint_name(network, map_func, conflict)
   if named:
-    saver_lib.Saver(named).restore(None, save_path)
+    saver_lib.Saver(named).restore(saver_lib.graph_session(), save_path)
   entries, load = checkpoint_io.read(save_path)
   rest = set(entries) - set(named)
   if rest:

@@ -113,10 +113,17 @@ def _stand_in(shape, dtype):
 
 
 class _EvalScope:
-  """Variable reads and writes during abstract evaluation (noted, never applied)."""
+  """Variable reads and writes during abstract evaluation (noted, never applied); variables
+  created (out of the trace, see `lifted`) are passed to the scope the call is recorded in."""
 
-  def __init__(self):
+  def __init__(self, outer):
     self.reads, self.writes, self._values = [], [], {}
+    self._outer = outer
+
+  def variable_created(self, var):
+    created = getattr(self._outer, "variable_created", None)
+    if created is not None:
+      created(var)
 
   def read(self, var):
     if var._id not in self._values:
@@ -165,7 +172,7 @@ def _flatten_outputs(out, scope):
 
 def _evaluate(fn, args, kwargs, size):
   """(env, scope, keys, output specs, tree) of one abstract evaluation of the call."""
-  env, scope, keys = _EvalEnv(size), _EvalScope(), _EvalKeys()
+  env, scope, keys = _EvalEnv(size), _EvalScope(_ctx.variable_scope), _EvalKeys()
   result = {}
 
   def run():
@@ -352,6 +359,7 @@ def lifted():
            _ctx.recording_paused)
   _ctx.graph_env = None
   context.refresh_mode(_ctx)
+  _ctx.variable_scope = saved[1]  # the evaluation's (it passes new variables outwards)
   try:
     # initializers depend on nothing, and compute values, not parts of the outer trace
     with _ctx.graph.control_dependencies(None), jax.ensure_compile_time_eval():

@@ -12,6 +12,7 @@ import numpy as np
 from tfe_compat import graph_variables
 from tfe_compat import state_ops
 from tfe_compat import variables
+from tfe_compat.client import session as session_lib
 from tfe_compat.framework import context
 from tfe_compat.framework import errors
 from tfe_compat.framework import graph as graph_lib
@@ -57,6 +58,20 @@ def _session(sess):
   if sess is None:
     raise TypeError("'sess' must be a Session; %s" % (sess,))
   return sess
+
+
+def graph_session():
+  """The default session in graph mode (None when executing eagerly): where name-based
+  restores of graph variables are assigned, as TF's contrib.eager functions do."""
+  return session_lib.get_default_session() if context.ctx.graph is not None else None
+
+
+def assign_now(variable, value, session=None):
+  """Assigns `value` now: to the variable itself, or to a graph variable in `session`."""
+  if variable._graph is None:
+    variable.assign(value)
+  else:
+    _session(session or session_lib.get_default_session())._load(variable, value)  # pylint: disable=protected-access
 
 
 def _value(sess, variable):
@@ -187,6 +202,7 @@ class _RestoreOnCreate:
 
   def __init__(self, values, map_func, previous):
     self._values, self._map_func, self._previous = values, map_func, previous
+    self._session = graph_session()  # graph mode: restored values go into it
 
   def _outside(self, fn, *args):
     saved = _ctx.variable_scope
@@ -203,16 +219,16 @@ class _RestoreOnCreate:
     self._outside(state_ops.write, var, value)
 
   def variable_created(self, var):
+    created = getattr(self._previous, "variable_created", None)
+    if created is not None:  # first: a graph variable gets its operations
+      self._outside(created, var)
     name = self._map_func(var._shared_name)  # pylint: disable=protected-access
     if name not in self._values:
       raise errors.NotFoundError(None, None, "%s not found in checkpoint" % name)
     value = self._values[name]
     if value is not None:
-      var.assign(value)
+      assign_now(var, value, self._session)
       self._values[name] = None  # only the first variable of that name is restored
-    created = getattr(self._previous, "variable_created", None)
-    if created is not None:
-      self._outside(created, var)
 
 
 @export("contrib.eager.restore_variables_on_create")
