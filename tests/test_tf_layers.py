@@ -28,6 +28,7 @@ def test_layer_classes_have_tf1_defaults_and_names():
 
 
 def test_functional_forms_make_new_layers_each_call():
+  tf.reset_default_graph()  # layer names and scope counts start anew, as in a new program
   x = tf.ones([2, 8, 8, 3])
   y = tf.layers.conv2d(x, 4, 3, padding="same", kernel_initializer=tf.ones_initializer())
   assert y.shape == [2, 8, 8, 4] and y.numpy()[0, 4, 4, 0] == 27.0
@@ -37,8 +38,11 @@ def test_functional_forms_make_new_layers_each_call():
   h = tf.layers.dense(tf.ones([2, 3]), 5, activation=tf.nn.relu)
   assert h.shape == [2, 5] and h.numpy().min() >= 0
   assert tf.layers.dropout(tf.ones([3]), rate=0.5).numpy().tolist() == [1.0, 1.0, 1.0]
-  first = tf.layers.Dense(2)
-  assert first.name == "dense_1"  # the functional call above used "dense"
+  first, second = tf.layers.Dense(2), tf.layers.Dense(2)
+  assert (first.name, second.name) == ("dense_2", "dense_3")  # TF1 names count from 1
+  second(tf.ones([1, 3]))
+  first(tf.ones([1, 3]))  # variable scopes are numbered in call order (TF 1.15's values)
+  assert (first.kernel.name, second.kernel.name) == ("dense_2/kernel:0", "dense_1/kernel:0")
 
 
 def test_make_template_shares_variables():

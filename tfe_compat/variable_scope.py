@@ -148,26 +148,43 @@ class _ScopeStore(threading.local):
         self.counts[key] = 0
 
 
-_store = _ScopeStore()
+_eager_store = _ScopeStore()
+
+
+@graph_lib.on_reset_default_graph
+def _reset_eager_store():
+  """TF keeps the scope counts in the default graph: a new default graph starts them anew."""
+  _eager_store.__init__()
+
+
+def _scopes():
+  """The variable scope store: the graph's in graph mode (as TF keeps it), else the thread's."""
+  graph = _ctx.graph
+  if graph is None:
+    return _eager_store
+  store = graph.__dict__.get("_variable_scope_store")
+  if store is None:
+    store = graph._variable_scope_store = _ScopeStore()  # pylint: disable=protected-access
+  return store
 
 
 def get_variable_scope_store():
-  """The thread's variable scope store (TF's internal accessor): `.counts` of opened scopes."""
-  return _store
+  """The variable scope store (TF's internal accessor): `.counts` of opened scopes."""
+  return _scopes()
 
 
 @export("get_variable_scope")
 def get_variable_scope():
-  return _store.current
+  return _scopes().current
 
 
 def _unique_scope_name(prefix):
-  current = _store.current.name
+  current = _scopes().current.name
   name = current + "/" + prefix if current else prefix
-  if not _store.counts.get(name):
+  if not _scopes().counts.get(name):
     return prefix
   idx = 1
-  while _store.counts.get("%s_%d" % (name, idx)):
+  while _scopes().counts.get("%s_%d" % (name, idx)):
     idx += 1
   return "%s_%d" % (prefix, idx)
 
@@ -235,7 +252,7 @@ class variable_scope:  # pylint: disable=invalid-name
       raise
 
   def _enter_variable_scope(self, scope, entered_name_scope):
-    old = _store.current
+    old = _scopes().current
     if isinstance(scope, VariableScope):
       new_name = scope.name
       base, old_getter = scope, scope.custom_getter
@@ -257,24 +274,24 @@ class variable_scope:  # pylint: disable=invalid-name
         getattr(new, "set_" + key)(value)
     if self._custom_getter is not None:
       new.set_custom_getter(_wrap_custom_getter(self._custom_getter, old_getter))
-    saved_counts = dict(_store.counts) if isinstance(self._name_or_scope, VariableScope) else None
-    _store.counts[new_name] = _store.counts.get(new_name, 0) + 1
+    saved_counts = dict(_scopes().counts) if isinstance(self._name_or_scope, VariableScope) else None
+    _scopes().counts[new_name] = _scopes().counts.get(new_name, 0) + 1
     if saved_counts is not None:
-      saved_counts[new_name] = _store.counts[new_name]
+      saved_counts[new_name] = _scopes().counts[new_name]
     self._entered = (old, new, new_name, saved_counts)
-    _store.current = new
+    _scopes().current = new
     return new
 
   def __exit__(self, exc_type, exc_value, traceback):
     old, new, new_name, saved_counts = self._entered
     try:
-      if _store.current is not new:
+      if _scopes().current is not new:
         raise RuntimeError("Improper nesting of variable_scope.")
       if saved_counts is not None:
-        _store.counts = saved_counts
+        _scopes().counts = saved_counts
       else:
-        _store.close_subscopes(new_name)
-      _store.current = old
+        _scopes().close_subscopes(new_name)
+      _scopes().current = old
     finally:
       if self._name_scope is not None:
         self._name_scope.__exit__(exc_type, exc_value, traceback)

@@ -8,6 +8,7 @@ import inspect
 
 from tfe_compat import variable_scope as vs
 from tfe_compat.framework.api import export
+from tfe_compat.keras import backend
 from tfe_compat.keras import layers as _keras_layers
 from tfe_compat.keras.engine import base_layer
 
@@ -18,6 +19,14 @@ class Layer(base_layer.Layer):
 
   As TF1 creates a layer's variables with `tf.get_variable`, a weight without an initializer
   takes the enclosing variable scope's initializer (else Keras's default)."""
+
+  def __init__(self, *args, name=None, **kwargs):
+    base = base_layer.to_snake_case(type(self).__name__)
+    # TF1's layer names count from 1 ("dense_1"); the variable scope, chosen at the first
+    # call, counts scopes from 0 ("dense").
+    super().__init__(*args, name=name or backend.unique_object_name(base, zero_based=False),
+                     **kwargs)
+    self._base_name = name or base
 
   def add_weight(self, name=None, shape=None, dtype=None, initializer=None, *args, **kwargs):
     scope = vs.get_variable_scope()
@@ -36,6 +45,14 @@ class Layer(base_layer.Layer):
                                initializer=initializer, trainable=kwargs.get("trainable", True))
 
   add_variable = add_weight
+
+  _variable_scope_name = None  # TF1: the layer's variable scope, made unique at first call
+
+  def __call__(self, inputs, *args, **kwargs):
+    if self._variable_scope_name is None and "_parent_scope" not in self.__dict__:
+      with vs.variable_scope(None, default_name=self._base_name) as scope:
+        self._variable_scope_name = scope.name  # unique among the scopes opened so far
+    return super().__call__(inputs, *args, **kwargs)
 
 
 export("layers.InputSpec")(base_layer.InputSpec)

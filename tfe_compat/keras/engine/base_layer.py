@@ -375,8 +375,12 @@ class Layer(Trackable):
       kwargs["mask"] = input_mask
     names = _ctx.name_stack
     scope_of = self.__dict__.get("_parent_scope")  # set by a tfe.Network owning this layer
-    parent_scope = scope_of() if scope_of else names[-1] if names else ""
-    names.append(parent_scope + self._name + "/")  # name_scope(self.name)
+    own_scope = self.__dict__.get("_variable_scope_name")  # a tf.layers layer's (TF1)
+    if own_scope is not None and scope_of is None:
+      names.append(own_scope + "/")
+    else:
+      parent_scope = scope_of() if scope_of else names[-1] if names else ""
+      names.append(parent_scope + self._name + "/")  # name_scope(self.name)
     try:
       if not self.built:
         self._check_input_spec(inputs)  # an InputSpec set in __init__ applies before build
