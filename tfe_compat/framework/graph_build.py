@@ -173,6 +173,7 @@ def _flatten_outputs(out, scope):
 def _evaluate(fn, args, kwargs, size):
   """(env, scope, keys, output specs, tree) of one abstract evaluation of the call."""
   env, scope, keys = _EvalEnv(size), _EvalScope(_ctx.variable_scope), _EvalKeys()
+  env.eval_scope = scope
   result = {}
 
   def run():
@@ -357,9 +358,13 @@ def lifted():
   graph, with an initializer of its own; the evaluation then goes on."""
   saved = (_ctx.graph_env, _ctx.variable_scope, _ctx.traced_rng, _ctx.tapes,
            _ctx.recording_paused)
+  env, current = _ctx.graph_env, _ctx.variable_scope
   _ctx.graph_env = None
   context.refresh_mode(_ctx)
-  _ctx.variable_scope = saved[1]  # the evaluation's (it passes new variables outwards)
+  # The evaluation's scope passes new variables outwards (through a restore-on-create scope
+  # set inside the call); scopes that do not see variables (a traced loop body's) are skipped.
+  _ctx.variable_scope = current if hasattr(current, "variable_created") else \
+      env.eval_scope._outer
   try:
     # initializers depend on nothing, and compute values, not parts of the outer trace
     with _ctx.graph.control_dependencies(None), jax.ensure_compile_time_eval():
