@@ -191,3 +191,41 @@ def test_hooks_see_every_run(graph):
   with pytest.raises(RuntimeError, match="Global step should be created"):
     with tf.Graph().as_default():
       tf.train.StopAtStepHook(num_steps=1).begin()
+
+
+def test_keras_fit_evaluate_predict_in_graph_mode(graph):
+  digits = np.load("examples/data/digits.npz")
+  images = digits["images"].reshape(-1, 64).astype(np.float32) / 16.0
+  labels = digits["labels"]
+  model = tf.keras.Sequential([tf.keras.layers.Dense(32, activation="relu", input_shape=(64,)),
+                               tf.keras.layers.Dense(10, activation="softmax")])
+  model.compile(optimizer=tf.train.AdamOptimizer(0.01),
+                loss="sparse_categorical_crossentropy", metrics=["accuracy"])
+  history = model.fit(images[:1500], labels[:1500], epochs=3, batch_size=64, verbose=0)
+  losses = history.history["loss"]
+  assert losses[2] < losses[0] < 2.5 and history.history["acc"][2] > 0.9
+  loss, accuracy = model.evaluate(images[1500:], labels[1500:], verbose=0)
+  assert accuracy > 0.8
+  assert model.predict(images[:3]).shape == (3, 10)
+  session = tf.keras.backend.get_session()
+  assert session.graph is graph  # the variables' values live in the Keras session
+  kernel = model.layers[0].kernel
+  np.testing.assert_array_equal(session.run(kernel), tf.keras.backend.get_value(kernel))
+  assert len(model.get_weights()) == 4
+
+
+def test_gradient_tape_and_checkpoint_in_graph_mode(graph, tmp_path):
+  w = tf.Variable([1.0, 2.0])
+  x = tf.placeholder(tf.float32, [2])
+  with tf.GradientTape() as tape:
+    loss = tf.reduce_sum(w * w * x)
+  grad = tape.gradient(loss, w)
+  checkpoint = tf.train.Checkpoint(w=w)
+  with tf.Session() as sess:
+    sess.run(w.initializer)
+    assert sess.run(grad, {x: [1.0, 1.0]}).tolist() == [2.0, 4.0]
+    path = checkpoint.save(str(tmp_path / "ckpt"))
+    sess.run(w.assign([5.0, 5.0]))
+    checkpoint.restore(path).assert_consumed().run_restore_ops()
+    assert sess.run(w).tolist() == [1.0, 2.0]
+  assert path.endswith("ckpt-1")
