@@ -145,3 +145,28 @@ def test_mnist_idx_files_from_data_dir(runs):
   assert "12/12 [==============================]" in out
   assert rows[-1][2] < rows[0][2]
   assert rows[-1][5] > 0.80      # 200 test images read from gzipped IDX files
+
+
+GRAPH_SCRIPT = os.path.join(ROOT, "examples", "mnist_graph.py")
+GRAPH_EPOCH_LINE = re.compile(
+    r"Epoch (\d+)/(\d+), global step (\d+) \([\d.]+ s\): train loss ([\d.]+); "
+    r"test loss ([\d.]+), accuracy ([\d.]+)%; saved (\S+)")
+
+
+def test_graph_program_trains_summarizes_and_resumes(tmp_path):
+  """examples/mnist_graph.py: the same digits as a TF 1.x graph program (iterator over
+  placeholders, Saver, FileWriter); a second run resumes from its checkpoint."""
+  first = finish(script_runs.start(GRAPH_SCRIPT, "--model_dir", tmp_path, "--epochs", "4"))
+  lines = [m.groups() for m in GRAPH_EPOCH_LINE.finditer(first)]
+  assert [int(g[0]) for g in lines] == [1, 2, 3, 4]
+  assert [int(g[2]) for g in lines] == [45, 90, 135, 180]  # 1437 images, batch 32
+  train_losses = [float(g[3]) for g in lines]
+  assert train_losses[-1] < train_losses[0] / 3
+  assert float(lines[-1][5]) > 80  # test accuracy, %
+  assert lines[-1][6].endswith("model.ckpt-180")
+  second = finish(script_runs.start(GRAPH_SCRIPT, "--model_dir", tmp_path, "--epochs", "1"))
+  assert "Restored %s: epoch 4, global step 180" % lines[-1][6] in second
+  assert [m.group(1) for m in GRAPH_EPOCH_LINE.finditer(second)] == ["5"]
+  steps = [s for s, _ in scalars(tmp_path / "train", "loss")]
+  assert steps[:3] == [0, 1, 2] and len(steps) == 225  # every step of the 5 epochs
+  assert [s for s, _ in scalars(tmp_path / "test", "accuracy")] == [45, 90, 135, 180, 225]

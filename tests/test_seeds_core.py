@@ -112,3 +112,13 @@ def test_seed003_tensors_variables_comparisons():
   ]
   assert lines[16:] == ["2", "fizz", "4", "buzz", "fizz", "7", "8", "fizz", "buzz", "11",
                         "fizz", "13", "14", "fizzbuzz"]
+
+
+def test_seed_graph_blocks_run_in_graph_mode():
+  out = run_seed("seed000_graph.py")
+  assert out.returncode == 0, out.stderr
+  assert out.stdout == "[[4.]]\n"
+  out = run_seed("seed002_graph.py")
+  assert out.returncode == 0, out.stderr
+  # the Python function gets eager tensors (TF prints the same), inside a Session run
+  assert out.stdout == "tf.Tensor([[4.]], shape=(1, 1), dtype=float32)\n[[4.]]\n"

@@ -397,14 +397,16 @@ class RunKeys:
   building = False
   op_names = None
 
-  def __init__(self, keys, counter):
+  def __init__(self, keys, counter, op_index=0):
     self._keys, self._counter, self._next = keys, counter, 0
+    self._base = keys[-1] if keys else np.array([0, op_index], np.uint32)
 
   def next(self, op_seed=None):
     i, self._next = self._next, self._next + 1
     if i < len(self._keys):
       return jax.random.fold_in(self._keys[i], self._counter)
-    return jax.random.fold_in(jax.random.fold_in(self._keys[-1], i), self._counter)
+    # a draw the abstract evaluation did not see (a branch taken only at run time)
+    return jax.random.fold_in(jax.random.fold_in(self._base, i), self._counter)
 
 
 def replay(op, env, scope, counter):
@@ -417,7 +419,7 @@ def replay(op, env, scope, counter):
     return
   if op.kind in ("const", "placeholder", "variable", "noop"):
     return
-  with _state(env, scope, RunKeys(op.keys, counter)):
+  with _state(env, scope, RunKeys(op.keys, counter, op._index)):
     out = op.fn(*op.args, **op.kwargs)
     values, _ = _flatten_outputs(out, scope)
   it = iter(op.outputs)

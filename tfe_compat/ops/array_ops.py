@@ -636,8 +636,9 @@ def stop_gradient(input, name=None):  # pylint: disable=redefined-builtin
 def placeholder_with_default(input, shape, name=None):  # pylint: disable=redefined-builtin
   """`identity(input)`, of static shape `shape` in a graph (where it may be fed)."""
   out = identity(input)
-  if isinstance(out, graph_lib.GraphTensor):
+  if isinstance(out, graph_lib.GraphTensor):  # fed or not, its value is only known in a run
     out._shape = tensor_shape.as_shape(shape)
+    out._const, out.op.stateful = None, True
   return out
 
 

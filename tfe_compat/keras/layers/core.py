@@ -8,8 +8,10 @@ import types
 
 import numpy as np
 
+from tfe_compat.framework import ops
 from tfe_compat.framework import tensor_shape
 from tfe_compat.framework.api import export
+from tfe_compat.framework.tensor import Tensor
 from tfe_compat.keras import _serialization
 from tfe_compat.keras import activations
 from tfe_compat.keras import backend as K
@@ -17,7 +19,7 @@ from tfe_compat.keras import constraints
 from tfe_compat.keras import initializers
 from tfe_compat.keras import regularizers
 from tfe_compat.keras.engine.base_layer import InputSpec, Layer
-from tfe_compat.ops import array_ops, math_ops, matmul_cast_ops, nn_ops
+from tfe_compat.ops import array_ops, control_flow_ops, math_ops, matmul_cast_ops, nn_ops
 
 
 def normalize_data_format(value):
@@ -34,6 +36,20 @@ def is_training(training):
   if training is None:
     training = K.learning_phase()
   return bool(training)
+
+
+def training_cond(training, when_training, otherwise):
+  """`when_training()` or `otherwise()` by Keras's `training` argument; a tensor whose value
+  is unknown (a graph's placeholder, a traced argument) chooses with `tf.cond` (TF's
+  smart_cond)."""
+  if training is None:
+    training = K.learning_phase()
+  if isinstance(training, Tensor):
+    static = ops.get_static_value(training)
+    if static is None:
+      return control_flow_ops.cond(training, when_training, otherwise)
+    training = static
+  return when_training() if bool(training) else otherwise()
 
 
 @export("keras.layers.Dense")
@@ -136,10 +152,9 @@ class Dropout(Layer):
     return [dims[i] if value is None else value for i, value in enumerate(self.noise_shape)]
 
   def call(self, inputs, training=None):
-    if not is_training(training):
-      return inputs
-    return nn_ops.dropout(inputs, noise_shape=self._get_noise_shape(inputs), seed=self.seed,
-                          rate=self.rate)
+    return training_cond(training, lambda: nn_ops.dropout(
+        inputs, noise_shape=self._get_noise_shape(inputs), seed=self.seed, rate=self.rate),
+                         lambda: array_ops.identity(inputs))
 
   def get_config(self):
     config = super().get_config()

@@ -10,8 +10,8 @@ import numpy as np
 from tfe_compat.framework.api import export
 from tfe_compat.framework.ops import op
 from tfe_compat.keras.engine.base_layer import Layer
-from tfe_compat.keras.layers.core import is_training
-from tfe_compat.ops import random_ops
+from tfe_compat.keras.layers.core import training_cond
+from tfe_compat.ops import array_ops, random_ops
 
 _SELU_ALPHA = 1.6732632423543772848170429916717
 _SELU_SCALE = 1.0507009873554804934193349852946
@@ -27,10 +27,9 @@ class GaussianNoise(Layer):
     self.stddev = stddev
 
   def call(self, inputs, training=None):
-    if not is_training(training):
-      return inputs
-    return inputs + random_ops.random_normal(inputs.shape.as_list(), mean=0.,
-                                             stddev=self.stddev, dtype=inputs.dtype)
+    return training_cond(training, lambda: inputs + random_ops.random_normal(
+        array_ops.shape(inputs), mean=0., stddev=self.stddev, dtype=inputs.dtype),
+                         lambda: inputs)
 
   def compute_output_shape(self, input_shape):
     return input_shape
@@ -52,11 +51,12 @@ class GaussianDropout(Layer):
     self.rate = rate
 
   def call(self, inputs, training=None):
-    if not 0 < self.rate < 1 or not is_training(training):
+    if not 0 < self.rate < 1:
       return inputs
     stddev = float(np.sqrt(self.rate / (1.0 - self.rate)))
-    return inputs * random_ops.random_normal(inputs.shape.as_list(), mean=1.0, stddev=stddev,
-                                             dtype=inputs.dtype)
+    return training_cond(training, lambda: inputs * random_ops.random_normal(
+        array_ops.shape(inputs), mean=1.0, stddev=stddev, dtype=inputs.dtype),
+                         lambda: inputs)
 
   def compute_output_shape(self, input_shape):
     return input_shape
@@ -96,11 +96,12 @@ class AlphaDropout(Layer):
     return [dims[i] if d is None else int(d) for i, d in enumerate(self.noise_shape)]
 
   def call(self, inputs, training=None):
-    if not 0. < self.rate < 1. or not is_training(training):
+    if not 0. < self.rate < 1.:
       return inputs
-    uniform = random_ops.random_uniform(self._get_noise_shape(inputs), seed=self.seed,
-                                        dtype=inputs.dtype)
-    return _alpha_dropout(inputs, uniform, rate=float(self.rate))
+    return training_cond(training, lambda: _alpha_dropout(inputs, random_ops.random_uniform(
+        self._get_noise_shape(inputs), seed=self.seed, dtype=inputs.dtype),
+                                                          rate=float(self.rate)),
+                         lambda: inputs)
 
   def compute_output_shape(self, input_shape):
     return input_shape
