@@ -146,7 +146,8 @@ def test_tensorflow_internal_modules_resolve_to_tfe_compat(tmp_path):
       from tensorflow.python.client import device_lib
       from tensorflow.contrib.summary import summary_test_util
       import tensorflow.python.client.device_lib as device_lib2
-      assert test is eager_test is tf.test and device_lib2 is device_lib
+      assert test is tf.test and device_lib2 is device_lib
+      assert eager_test.TestCase is tf.test.TestCase and eager_test.main is not tf.test.main
       assert test_util.TensorFlowTestCase is tf.test.TestCase
       assert function.defun is tf.contrib.eager.defun
       print([(d.name, d.device_type) for d in device_lib.list_local_devices()][0])
