@@ -282,3 +282,33 @@ def test_disable_eager_execution_switches_the_program():
   tf.reset_default_graph()
   tf.enable_eager_execution()
   assert tf.executing_eagerly()
+
+
+def test_templates_custom_gradients_and_sparse_placeholders(graph):
+  def scale(x):
+    w = tf.get_variable("w", shape=[2], initializer=tf.ones_initializer())
+    return x * w
+  template = tf.make_template("lin", scale)
+  first, second = template(tf.constant([1.0, 2.0])), template(tf.constant([3.0, 4.0]))
+  assert [v.name for v in tf.global_variables()] == ["lin/w:0"]  # shared
+
+  @tf.custom_gradient
+  def clip_gradient(x):
+    def grad(dy):
+      return tf.clip_by_value(dy, -0.1, 0.1)
+    return tf.identity(x), grad
+  x = tf.placeholder(tf.float32, [])
+  gradient = tf.gradients(clip_gradient(x) * 5.0, x)
+  sparse = tf.sparse_placeholder(tf.float32, shape=[2, 3])
+  dense = tf.sparse_tensor_to_dense(sparse)
+  with pytest.raises(NotImplementedError, match="gradient_override_map"):
+    with graph.gradient_override_map({"Square": "Identity"}):
+      pass
+  with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    assert [a.tolist() for a in sess.run([first, second])] == [[1, 2], [3, 4]]
+    assert sess.run(gradient, {x: 2.0}) == [np.float32(0.1)]  # the custom gradient
+    value = tf.SparseTensorValue([[0, 0], [1, 2]], [1.0, 2.0], [2, 3])
+    assert sess.run(dense, {sparse: value}).tolist() == [[1, 0, 0], [0, 0, 2]]
+    fetched = sess.run(sparse, {sparse: value})
+    assert isinstance(fetched, tf.SparseTensorValue) and fetched.values.tolist() == [1, 2]

@@ -12,6 +12,8 @@ import numpy as np
 
 from tfe_compat.eager.tape import GradientTape, differentiable
 from tfe_compat.framework import context
+from tfe_compat.framework import graph as graph_lib
+from tfe_compat.framework import graph_build
 from tfe_compat.framework import ops
 from tfe_compat.framework.api import export
 from tfe_compat.framework.tensor import Tensor
@@ -118,8 +120,18 @@ def custom_gradient(f):
   """Decorates `f(*x) -> (y, grad_fn)` so gradients of y use `grad_fn(dy)` (TF semantics)."""
   recorded_op = _CustomGradientOp(f)
 
+  def in_graph(*args, **kwargs):
+    """The call as a graph runs it: through the custom VJP, so `tf.gradients` uses it."""
+    flat, treedef = jax.tree_util.tree_flatten(f(*args, **kwargs)[0])
+    del flat  # the structure only (the compiled run drops these ops)
+    arrays = recorded_op.impl(*[ops.convert_to_tensor(a)._value for a in args],
+                              n_args=len(args), variables=(), kwargs=tuple(kwargs.items()))
+    return jax.tree_util.tree_unflatten(treedef, [Tensor(a) for a in arrays])
+
   @functools.wraps(f)
   def decorated(*args, **kwargs):
+    if graph_lib.building() is not None:
+      return graph_build.record_call(in_graph, args, kwargs, op_type="IdentityN")
     if not _ctx.tapes:
       return f(*args, **kwargs)[0]
     with GradientTape() as discover:

@@ -292,7 +292,6 @@ class Graph:
     self._collections = {}
     self._finalized = False
     self._control_stack = []  # lists of control-input Operations (None entries clear)
-    self._gradient_overrides = {}
     self._variable_store = {}  # tf.get_variable's variables by full name
     self._last_variables = 0
     self.seed = None
@@ -390,14 +389,10 @@ class Graph:
         return spec
     return ""
 
-  @contextlib.contextmanager
   def gradient_override_map(self, op_type_map):
-    saved = dict(self._gradient_overrides)
-    self._gradient_overrides.update(op_type_map)
-    try:
-      yield
-    finally:
-      self._gradient_overrides = saved
+    raise NotImplementedError(
+        "Graph.gradient_override_map is not supported by tfe_compat (gradients come from "
+        "the ops' JAX implementations): wrap the computation in @tf.custom_gradient.")
 
   def name_scope(self, name):
     return _in_graph(self, name_scope_hook[0](name))

@@ -73,8 +73,8 @@ class _EvalEnv:
 
   abstract = True  # variable writes that compiled control flow refuses are ignored here
 
-  def __init__(self, size):
-    self.size = size
+  def __init__(self, size, concrete=False):
+    self.size, self._concrete = size, concrete
     self.inputs, self._values = [], {}
     self.unknown = False  # a touched tensor has unknown dimensions
     self.unknown_rank = False
@@ -87,9 +87,10 @@ class _EvalEnv:
     if value is not None:
       return value
     self.inputs.append(tensor)  # a dependency, even when its value is known
-    if tensor._const is not None:
-      self._values[tensor._id] = tensor._const
-      return tensor._const
+    known = tensor._const if tensor._const is not None else getattr(tensor.op, "default", None)
+    if known is not None:  # a constant, or a placeholder's default as its stand-in
+      self._values[tensor._id] = known
+      return known
     sentinel = tensor._sentinel
     if sentinel is not None and self.size in sentinel:
       value = sentinel[self.size]
@@ -101,14 +102,16 @@ class _EvalEnv:
         dims = ()
       shape = tuple(self.size if d.value is None else d.value for d in dims)
       self.unknown |= any(d.value is None for d in dims)
-      value = _stand_in(shape, tensor._dtype)
+      value = _stand_in(shape, tensor._dtype, self._concrete)
     self._values[tensor._id] = value
     return value
 
 
-def _stand_in(shape, dtype):
+def _stand_in(shape, dtype, concrete=False):
   if dtype is dtypes.string:
     return np.full(shape, b"", dtype=object)
+  if concrete:
+    return np.zeros(shape, dtype.as_numpy_dtype)
   return jnp.zeros(shape, dtype.as_numpy_dtype)
 
 
@@ -116,9 +119,9 @@ class _EvalScope:
   """Variable reads and writes during abstract evaluation (noted, never applied); variables
   created (out of the trace, see `lifted`) are passed to the scope the call is recorded in."""
 
-  def __init__(self, outer):
+  def __init__(self, outer, concrete=False):
     self.reads, self.writes, self._values = [], [], {}
-    self._outer = outer
+    self._outer, self._concrete = outer, concrete
 
   def variable_created(self, var):
     created = getattr(self._outer, "variable_created", None)
@@ -129,8 +132,9 @@ class _EvalScope:
     if var._id not in self._values:
       if all(var is not v for v in self.reads):
         self.reads.append(var)
-      shape = tuple(_SIZES[0] if d is None else d for d in var._value.shape)
-      self._values[var._id] = _stand_in(shape, var.dtype)
+      shape = tuple((0 if self._concrete else _SIZES[0]) if d is None else d
+                    for d in var._value.shape)
+      self._values[var._id] = _stand_in(shape, var.dtype, self._concrete)
     return Tensor(self._values[var._id])
 
   def write(self, var, value):
@@ -149,12 +153,12 @@ class _EvalKeys:
 
   building = False
 
-  def __init__(self):
-    self.seeds, self.op_names = [], set()
+  def __init__(self, concrete=False):
+    self.seeds, self.op_names, self._concrete = [], set(), concrete
 
   def next(self, op_seed=None):
     self.seeds.append(op_seed)
-    return jnp.zeros((2,), jnp.uint32)
+    return np.zeros((2,), np.uint32) if self._concrete else jnp.zeros((2,), jnp.uint32)
 
 
 def _flatten_outputs(out, scope):
@@ -170,9 +174,16 @@ def _flatten_outputs(out, scope):
   return values, tree
 
 
-def _evaluate(fn, args, kwargs, size):
-  """(env, scope, keys, output specs, tree) of one abstract evaluation of the call."""
-  env, scope, keys = _EvalEnv(size), _EvalScope(_ctx.variable_scope), _EvalKeys()
+_VALUE_DEPENDENT = (jax.errors.ConcretizationTypeError, jax.errors.TracerArrayConversionError,
+                    jax.errors.TracerBoolConversionError,
+                    jax.errors.TracerIntegerConversionError, context.NotTraceable)
+
+
+def _evaluate(fn, args, kwargs, size, concrete=False):
+  """(env, scope, keys, output specs, tree) of one abstract evaluation of the call; with
+  `concrete`, of an eager run on zero-filled stand-ins (calls whose shapes depend on values)."""
+  env, scope, keys = _EvalEnv(size, concrete), _EvalScope(_ctx.variable_scope, concrete), \
+      _EvalKeys(concrete)
   env.eval_scope = scope
   result = {}
 
@@ -193,7 +204,11 @@ def _evaluate(fn, args, kwargs, size):
     result.update(specs=specs, tree=tree)
     return []
 
-  jax.eval_shape(run)
+  if concrete:
+    with jax.ensure_compile_time_eval():
+      run()
+  else:
+    jax.eval_shape(run)
   return env, scope, keys, result["specs"], result["tree"]
 
 
@@ -204,17 +219,27 @@ def record_call(fn, args=(), kwargs=None, op_type=None, name=None, stateful=Fals
   `stateful` calls (they look at the run's state) are never folded into constants."""
   kwargs = kwargs or {}
   graph = graph_lib.building()
-  env, scope, keys, specs, tree = _evaluate(fn, args, kwargs, _SIZES[0])
-  second = None
-  if env.unknown:
+  second, host = None, False
+  try:
+    env, scope, keys, specs, tree = _evaluate(fn, args, kwargs, _SIZES[0])
+  except _VALUE_DEPENDENT as error:  # output shapes depend on values: a host operation
+    try:
+      env, scope, keys, specs, tree = _evaluate(fn, args, kwargs, 0, concrete=True)
+    except Exception:  # pylint: disable=broad-except
+      raise NotImplementedError(
+          "%s needs the values of its inputs to build its outputs, which a graph does not "
+          "have while it is built (tfe_compat evaluates it on empty stand-ins, which it "
+          "rejected): %s" % (getattr(fn, "__name__", fn), error)) from None
+    host = env.unknown_rank = True
+  if env.unknown and not host:
     second = _evaluate(fn, args, kwargs, _SIZES[1])[3]
   op_type = op_type or _op_type(fn, keys.op_names)
   op = Operation(graph, op_type, graph._op_name(name, op_type), env.inputs)
   op.fn, op.args, op.kwargs = fn, args, kwargs
   op.reads, op.writes = scope.reads, scope.writes
   op.keys = [context.seeded_key(seed) for seed in keys.seeds]
-  pure = not (op.reads or op.writes or op.keys or stateful)
-  op.stateful = not pure
+  pure = not (op.reads or op.writes or op.keys or stateful or host)
+  op.stateful, op.host = not pure, host
   flat = []
   for i, spec in enumerate(specs):
     if spec[0] == "static":
@@ -412,7 +437,8 @@ class RunKeys:
 def replay(op, env, scope, counter):
   """Runs a recorded Operation in a run: its outputs' values go into `env`."""
   if op.custom_replay is not None:
-    op.custom_replay(op, env, scope, counter)
+    with _state(env, scope, RunKeys(op.keys, counter, op._index)):
+      op.custom_replay(op, env, scope, counter)
     return
   if op.kind == "key":
     env.set(op.outputs[0], jax.random.fold_in(op.keys[0], counter))

@@ -638,7 +638,7 @@ def placeholder_with_default(input, shape, name=None):  # pylint: disable=redefi
   out = identity(input)
   if isinstance(out, graph_lib.GraphTensor):  # fed or not, its value is only known in a run
     out._shape = tensor_shape.as_shape(shape)
-    out._const, out.op.stateful = None, True
+    out.op.default, out._const, out.op.stateful = out._const, None, True
   return out
 
 

@@ -10,10 +10,13 @@ import jax.numpy as jnp
 import numpy as np
 
 from tfe_compat.framework import dtypes
+from tfe_compat.framework import graph as graph_lib
+from tfe_compat.framework import graph_build
 from tfe_compat.framework import ops
 from tfe_compat.framework.api import export
 from tfe_compat.framework.ops import op
 from tfe_compat.framework.tensor import Tensor
+from tfe_compat.ops import array_ops
 from tfe_compat.ops.array_ops import invalid
 from tfe_compat.ops.string_ops import SparseTensor
 from tfe_compat.ops.string_ops import SparseTensorValue
@@ -470,3 +473,20 @@ def mask(a, mask_indices, name=None):
   keep = np.flatnonzero(~np.isin(host, _host(ops.convert_to_tensor(mask_indices), "mask")))
   values = _gather([ops.convert_to_tensor(a.values)], keep, "ListDiff")
   return type(a)(values, Tensor(indices._value[keep]), a.dense_shape)
+
+
+@export("sparse_placeholder", "sparse.placeholder")
+def sparse_placeholder(dtype, shape=None, name=None):
+  """A SparseTensor of placeholders (fed a SparseTensorValue); TF's eager-mode error."""
+  if graph_lib.building() is None:
+    raise RuntimeError("tf.placeholder() is not compatible with eager execution.")
+  rank = None if shape is None else len(shape)
+  name = name or "Placeholder"
+  if shape is not None and None not in list(shape):  # TF: the shape is a default, fed or not
+    dense_shape = array_ops.placeholder_with_default(
+        ops.constant(list(shape), dtypes.int64), [rank], name=name + "/shape")
+  else:
+    dense_shape = graph_build.placeholder(dtypes.int64, [rank], name + "/shape")
+  return SparseTensor(
+      graph_build.placeholder(dtypes.int64, [None, rank], name + "/indices"),
+      graph_build.placeholder(dtypes.as_dtype(dtype), [None], name + "/values"), dense_shape)

@@ -15,6 +15,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from tfe_compat.framework import dtypes
+from tfe_compat.framework import ops
 from tfe_compat.framework import errors
 from tfe_compat.framework import tensor_shape
 from tfe_compat.framework.api import export
@@ -136,7 +137,20 @@ class SparseTensor:
 
   @property
   def shape(self):
-    return tensor_shape.TensorShape([int(d) for d in np.asarray(self._dense_shape._value)])
+    known = ops.get_static_value(self._dense_shape)  # None for a graph's unknown shape
+    if known is None:
+      return tensor_shape.TensorShape([None] * self._dense_shape.shape[0].value if
+                                      self._dense_shape.shape.ndims == 1 and
+                                      self._dense_shape.shape[0].value is not None else None)
+    return tensor_shape.TensorShape([int(d) for d in np.asarray(known)])
+
+  def _fetch_components(self):
+    """What `Session.run` fetches (and feeds) for it."""
+    return self._indices, self._values, self._dense_shape
+
+  @staticmethod
+  def _fetch_value(indices, values, dense_shape):
+    return SparseTensorValue(indices, values, dense_shape)
 
   def get_shape(self):
     return self.shape
@@ -146,6 +160,17 @@ class SparseTensor:
         self._indices, self._values, self._dense_shape)
 
   __str__ = __repr__
+
+
+def _sparse_from_parts(_, parts):
+  sparse = object.__new__(SparseTensor)
+  sparse._indices, sparse._values, sparse._dense_shape = parts
+  return sparse
+
+
+# A SparseTensor is a nest of its three tensors (so graphs record the ops on its parts).
+jax.tree_util.register_pytree_node(SparseTensor, lambda s: (s._fetch_components(), None),
+                                   _sparse_from_parts)
 
 
 def _check_sparse_indices(indices, shape):
