@@ -89,6 +89,13 @@ def test_graph_mode_errors_are_tfs(graph):
   other.finalize()
   with other.as_default(), pytest.raises(RuntimeError, match="Graph is finalized"):
     tf.constant(2.0)
+  a, b = tf.placeholder(tf.float32, [None]), tf.placeholder(tf.float32, [None])
+  total = a + b  # the line a failing run names
+  with pytest.raises(tf.errors.InvalidArgumentError,
+                     match=r"Incompatible shapes: \[2\] vs. \[3\].*\n\t \[\[node add "
+                           r"\(defined at .*test_graph_mode.py:\d+\) \]\]") as raised:
+    tf.Session().run(total, {a: [1, 2], b: [1, 2, 3]})
+  assert raised.value.op is total.op and isinstance(total.op, tf.Operation)
 
 
 def test_variables_belong_to_sessions_and_must_be_initialized(graph):

@@ -160,7 +160,7 @@ class _Plan:
     before = {v._id: x for v, x in zip(self.required, var_values)}
     scope = _RunScope(dict(before), self.session)
     for op in self.order:
-      graph_build.replay(op, env, scope, counter)
+      _replay(op, env, scope, counter)
     outputs = []
     for tensor in self.compiled_fetches:
       var = getattr(tensor.op, "variable", None)
@@ -177,7 +177,7 @@ class _Plan:
     env = graph_build.RunEnv({t._id: v for t, v in zip(self.handed, outputs[count:])})
     scope = _RunScope({}, self.session)
     for op in self.post:
-      graph_build.replay(op, env, scope, counter)
+      _replay(op, env, scope, counter)
     computed = iter(outputs[:count])
     return [next(computed) if t in self.compiled_fetches else env.value(t)
             for t in self.fetches]
@@ -186,7 +186,7 @@ class _Plan:
     env = graph_build.RunEnv({t._id: v for t, v in zip(self.fed, feeds)})
     scope = _RunScope({}, self.session)
     for op in self.pre:
-      graph_build.replay(op, env, scope, counter)
+      _replay(op, env, scope, counter)
     return feeds + [env.value(t) for t in self.fed[len(feeds):]]
 
   def execute(self, feeds):
@@ -214,6 +214,17 @@ class _Plan:
     if self.post:
       return self._run_host_sinks(outputs, counter)
     return outputs
+
+
+def _replay(op, env, scope, counter):
+  """Replays `op`; a TF error it raises names the op and the line that built it, as TF's."""
+  try:
+    graph_build.replay(op, env, scope, counter)
+  except errors.OpError as e:
+    if e.op is not None:
+      raise
+    raise type(e)(None, op, "%s\n\t [[node %s (defined at %s) ]]"
+                  % (e.message, op.name, op.defined_at)) from None
 
 
 def _folded(op):

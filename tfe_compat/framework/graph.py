@@ -11,6 +11,7 @@ same op code as eager execution; `Session.run` (client/session.py) replays the c
 import contextlib
 import logging
 import re
+import sys
 
 import jax
 import numpy as np
@@ -50,6 +51,7 @@ class Operation:
     self.keys = []  # base RNG keys of the random draws the call makes
     self.device = graph._device_name()
     self._index = len(graph._ops)
+    self.defined_at = _user_line()
     graph._add_op(self)
 
   def _add_output(self, shape, dtype, const=None):
@@ -74,6 +76,20 @@ class Operation:
     return "<tf.Operation '%s' type=%s>" % (self.name, self.type)
 
   __str__ = __repr__
+
+
+def _user_line():
+  """"file:line" of the innermost caller outside tfe_compat and JAX (where an op is built)."""
+  frame = sys._getframe(2)  # pylint: disable=protected-access
+  while frame is not None:
+    name = frame.f_code.co_filename
+    if "tfe_compat" not in name and "/jax/" not in name and not name.startswith("<frozen"):
+      return "%s:%d" % (name, frame.f_lineno)
+    frame = frame.f_back
+  return "<unknown>"
+
+
+export("Operation")(Operation)
 
 
 class _Symbolic(jax.core.Tracer):
