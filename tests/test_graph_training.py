@@ -229,3 +229,19 @@ def test_gradient_tape_and_checkpoint_in_graph_mode(graph, tmp_path):
     checkpoint.restore(path).assert_consumed().run_restore_ops()
     assert sess.run(w).tolist() == [1.0, 2.0]
   assert path.endswith("ckpt-1")
+
+
+def test_keras_backend_placeholders_functions_and_learning_phase(graph):
+  K = tf.keras.backend
+  x = K.placeholder(shape=(None, 3))
+  model = tf.keras.Sequential([tf.keras.layers.Dense(2, input_shape=(3,)),
+                               tf.keras.layers.Dropout(0.999)])
+  y = model(x)
+  phase = K.learning_phase()
+  assert str(phase) == 'Tensor("keras_learning_phase:0", shape=(), dtype=bool)'
+  assert K.learning_phase() is phase
+  predict = K.function([x, phase], [y])
+  inference = predict([np.ones((2, 3)), False])[0]
+  assert inference.shape == (2, 2) and np.abs(inference).sum() > 0
+  dropped = K.get_session().run(y, {x: np.ones((4, 3)), phase: True})
+  assert (dropped == 0).mean() > 0.5  # training: most units dropped

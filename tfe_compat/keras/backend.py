@@ -15,7 +15,7 @@ from tfe_compat.framework.tensor import Tensor
 from tfe_compat.keras import backend_session
 from tfe_compat.keras.engine.keras_tensor import KerasTensor
 from tfe_compat.ops import (array_ops, manip_ops, math_ops, matmul_cast_ops, nn_impl, nn_ops,
-                            random_ops, reduction_ops, slicing)
+                            random_ops, reduction_ops, slicing, sparse_ops)
 from tfe_compat.variable_scope import name_scope
 
 _state = {"floatx": "float32", "epsilon": 1e-7, "image_data_format": "channels_last",
@@ -59,8 +59,20 @@ def set_image_data_format(data_format):
 
 @export("keras.backend.learning_phase")
 def learning_phase():
+  """0 or 1 as set; unset in graph mode, the graph's `keras_learning_phase` tensor (a bool
+  placeholder with default False, fed to train), as TF 1.15's Keras has it."""
   phase = _state["learning_phase"]
-  return 0 if phase is None else phase
+  if phase is not None:
+    return phase
+  default = graph.get_default_graph()
+  if graph.building() is None:
+    return 0
+  tensors = default.get_collection_ref("_keras_learning_phase")
+  if not tensors:
+    with graph.init_scope():
+      tensors.append(array_ops.placeholder_with_default(False, shape=(),
+                                                        name="keras_learning_phase"))
+  return tensors[0]
 
 
 @export("keras.backend.set_learning_phase")
@@ -125,15 +137,33 @@ def is_keras_tensor(x):
 
 @export("keras.backend.placeholder")
 def placeholder(shape=None, ndim=None, dtype=None, sparse=False, name=None, ragged=False):
-  raise RuntimeError("tf.keras.backend.placeholder() is not compatible with eager execution: "
-                     "use tf.keras.Input for symbolic inputs, or pass values directly.")
+  """A placeholder (graph mode); TF's RuntimeError when executing eagerly."""
+  if graph.building() is None:
+    raise RuntimeError("tf.keras.backend.placeholder() is not compatible with eager "
+                       "execution: use tf.keras.Input for symbolic inputs, or pass values "
+                       "directly.")
+  dtype = dtypes.as_dtype(dtype or floatx())
+  if shape is None and ndim is not None:
+    shape = [None] * ndim
+  if sparse:
+    return sparse_ops.sparse_placeholder(dtype, shape, name)
+  return array_ops.placeholder(dtype, shape, name)
 
 
 @export("keras.backend.function")
 def function(inputs, outputs, updates=None, name=None, **kwargs):
-  raise NotImplementedError("tf.keras.backend.function builds a graph function, which tfe_compat "
-                            "does not support: call the model or layers directly (or wrap the "
-                            "computation in tf.function).")
+  """Graph mode: a callable feeding `inputs` with its list of values and returning the
+  values of `outputs` (running `updates` too) in the Keras session."""
+  if graph.building() is None:
+    raise NotImplementedError("tf.keras.backend.function builds a graph function, which "
+                              "tfe_compat runs in graph mode only: call the model or layers "
+                              "directly (or wrap the computation in tf.function).")
+  inputs, updates = list(inputs), list(updates or [])
+
+  def run(values):
+    results = backend_session.get_session().run([outputs, updates], dict(zip(inputs, values)))
+    return results[0]
+  return run
 
 
 export("keras.backend.name_scope")(name_scope)

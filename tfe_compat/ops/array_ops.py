@@ -635,7 +635,7 @@ def stop_gradient(input, name=None):  # pylint: disable=redefined-builtin
 @export("placeholder_with_default")
 def placeholder_with_default(input, shape, name=None):  # pylint: disable=redefined-builtin
   """`identity(input)`, of static shape `shape` in a graph (where it may be fed)."""
-  out = identity(input)
+  out = identity(convert_to_tensor(input), name=name or "PlaceholderWithDefault")
   if isinstance(out, graph_lib.GraphTensor):  # fed or not, its value is only known in a run
     out._shape = tensor_shape.as_shape(shape)
     out.op.default, out._const, out.op.stateful = out._const, None, True
