@@ -604,12 +604,14 @@ def control_dependencies(control_inputs):
 @export("init_scope")
 @contextlib.contextmanager
 def init_scope():
-  """Lifts out of graph building into the outermost context (eager if enabled)."""
-  if context.eager_default[0] and _ctx.graph_stack:
-    with modes.eager_mode():
-      yield
-  else:
+  """TF's init_scope: no control dependencies inside (a graph's ops there run on their own;
+  tfe_compat's compiled functions are not graphs, so there is nothing to lift out of)."""
+  graph = building()
+  if graph is None:
     yield
+  else:
+    with graph.control_dependencies(None):
+      yield
 
 
 @export("colocate_with", "container")

@@ -2,12 +2,15 @@
 TF 1.15 backend functions (int_shape, dot, batch_dot, reductions, crossentropies, ...)."""
 import builtins as _builtins
 import collections
+import contextlib
 
 import numpy as np
 
 from tfe_compat import variables
 from tfe_compat.framework import dtypes
+from tfe_compat.framework import context
 from tfe_compat.framework import graph
+from tfe_compat.framework import graph_build
 from tfe_compat.framework import ops
 from tfe_compat.framework import tensor_shape
 from tfe_compat.framework.api import export
@@ -64,14 +67,15 @@ def learning_phase():
   phase = _state["learning_phase"]
   if phase is not None:
     return phase
-  default = graph.get_default_graph()
-  if graph.building() is None:
+  current = context.ctx.graph  # also while a recorded call is evaluated or replayed
+  if current is None:
     return 0
-  tensors = default.get_collection_ref("_keras_learning_phase")
+  tensors = current.get_collection_ref("_keras_learning_phase")
   if not tensors:
-    with graph.init_scope():
+    with graph_build.lifted() if graph.building() is None else contextlib.nullcontext(), \
+        graph.init_scope():
       tensors.append(array_ops.placeholder_with_default(False, shape=(),
-                                                        name="keras_learning_phase"))
+                                                        name="keras_learning_phase/"))
   return tensors[0]
 
 

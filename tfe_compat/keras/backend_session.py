@@ -22,7 +22,7 @@ def get_session(op_input_list=()):  # pylint: disable=unused-argument
   mode, its uninitialized variables are initialized first."""
   session = _session["session"]
   default = graph.get_default_graph()
-  if session is None or (session.graph is not default and session._closed):
+  if session is None or session.graph is not default or session._closed:
     session = _session["session"] = session_lib.Session(graph=default)
   if context.ctx.graph is not None and session.graph is default:
     variables = graph_variables.global_variables() + graph_variables.local_variables()
