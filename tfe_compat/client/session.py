@@ -445,3 +445,18 @@ class InteractiveSession(Session):
       del session_scope
     super().close()
 
+
+@export("ConfigProto")
+class ConfigProto:
+  """Session configuration: accepted and ignored (JAX manages devices and threads)."""
+
+  def __init__(self, gpu_options=None, **kwargs):
+    self.gpu_options = gpu_options or GPUOptions()
+    self.__dict__.update(kwargs)
+
+
+@export("GPUOptions")
+class GPUOptions:
+  def __init__(self, **kwargs):
+    self.allow_growth = False
+    self.__dict__.update(kwargs)

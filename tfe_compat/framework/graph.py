@@ -19,6 +19,7 @@ import numpy as np
 from tfe_compat.framework import context
 from tfe_compat.framework import dtypes
 from tfe_compat.framework import modes
+from tfe_compat.framework.graph_keys import GraphKeys  # noqa: F401  (tf.GraphKeys)
 from tfe_compat.framework import tensor_shape
 from tfe_compat.framework.api import export
 from tfe_compat.framework import tensor as tensor_lib
@@ -255,46 +256,6 @@ def _node_def(op):
 
 
 # ---- Graphs ----
-class GraphKeys:
-  """`tf.GraphKeys`: the standard collection names."""
-  GLOBAL_VARIABLES = "variables"
-  LOCAL_VARIABLES = "local_variables"
-  METRIC_VARIABLES = "metric_variables"
-  MODEL_VARIABLES = "model_variables"
-  TRAINABLE_VARIABLES = "trainable_variables"
-  SUMMARIES = "summaries"
-  QUEUE_RUNNERS = "queue_runners"
-  TABLE_INITIALIZERS = "table_initializer"
-  ASSET_FILEPATHS = "asset_filepaths"
-  MOVING_AVERAGE_VARIABLES = "moving_average_variables"
-  REGULARIZATION_LOSSES = "regularization_losses"
-  CONCATENATED_VARIABLES = "concatenated_variables"
-  SAVERS = "savers"
-  WEIGHTS = "weights"
-  BIASES = "biases"
-  ACTIVATIONS = "activations"
-  UPDATE_OPS = "update_ops"
-  LOSSES = "losses"
-  SAVEABLE_OBJECTS = "saveable_objects"
-  RESOURCES = "resources"
-  LOCAL_RESOURCES = "local_resources"
-  TRAINABLE_RESOURCE_VARIABLES = "trainable_resource_variables"
-  INIT_OP = "init_op"
-  LOCAL_INIT_OP = "local_init_op"
-  READY_OP = "ready_op"
-  READY_FOR_LOCAL_INIT_OP = "ready_for_local_init_op"
-  SUMMARY_OP = "summary_op"
-  GLOBAL_STEP = "global_step"
-  EVAL_STEP = "eval_step"
-  TRAIN_OP = "train_op"
-  COND_CONTEXT = "cond_context"
-  WHILE_CONTEXT = "while_context"
-  _SUMMARY_COLLECTION = "_SUMMARY_V2"
-  _STREAMING_MODEL_PORTS = "streaming_model_ports"
-  VARIABLES = GLOBAL_VARIABLES
-
-
-export("GraphKeys")(GraphKeys)
 
 
 @export("Graph")
@@ -638,29 +599,3 @@ def _default_session(session):
 def get_logger():
   """`tf.get_logger()`: the "tensorflow" logger of Python's logging."""
   return logging.getLogger("tensorflow")
-
-
-@export("AggregationMethod")
-class AggregationMethod:
-  """How `tf.gradients` sums gradients (graph mode); TF 1.15's constants."""
-  ADD_N = 0
-  DEFAULT = ADD_N
-  EXPERIMENTAL_TREE = 1
-  EXPERIMENTAL_ACCUMULATE_N = 2
-
-
-@export("ConfigProto")
-class ConfigProto:
-  """Session configuration: accepted and ignored (JAX manages devices and threads)."""
-
-  def __init__(self, gpu_options=None, **kwargs):
-    self.gpu_options = gpu_options or GPUOptions()
-    self.__dict__.update(kwargs)
-
-
-@export("GPUOptions")
-class GPUOptions:
-  def __init__(self, **kwargs):
-    self.allow_growth = False
-    self.__dict__.update(kwargs)
-

@@ -163,3 +163,11 @@ def hessians(ys, xs, name="hessians", colocate_gradients_with_ops=False, gate_gr
   return [_derivative([total], [x], [None], [], name, hessian=True)[0]
           for x in _as_list(xs)]
 
+
+@export("AggregationMethod")
+class AggregationMethod:
+  """How `tf.gradients` sums gradients (graph mode); TF 1.15's constants."""
+  ADD_N = 0
+  DEFAULT = ADD_N
+  EXPERIMENTAL_TREE = 1
+  EXPERIMENTAL_ACCUMULATE_N = 2
