@@ -15,7 +15,6 @@ import threading
 import jax
 import numpy as np
 
-from tfe_compat.eager import function
 from tfe_compat.framework import context
 from tfe_compat.framework import dtypes
 from tfe_compat.framework import errors
@@ -24,6 +23,7 @@ from tfe_compat.framework import graph_build
 from tfe_compat.framework.api import export
 from tfe_compat.framework.graph import GraphTensor, Operation
 from tfe_compat.framework.tensor import Tensor
+from tfe_compat.ops import logging_ops
 
 _ctx = context.ctx
 _UNTRACEABLE = (jax.errors.ConcretizationTypeError, jax.errors.TracerBoolConversionError,
@@ -205,7 +205,7 @@ class _Plan:
       except _UNTRACEABLE + (NotImplementedError,):  # e.g. the gradient of an unbounded loop
         self.eager = True
       except jax.errors.JaxRuntimeError as e:  # a tf.Assert that failed in the computation
-        raise errors.invalid_argument(function._callback_error_message(str(e))) from None
+        raise logging_ops.staged_failure(e) from None
     if self.eager:
       outputs, new_values = self._run(var_values, feeds, counter)
     jax.block_until_ready((outputs, new_values))  # a run returns when its step is done

@@ -29,6 +29,7 @@ from tfe_compat.framework import graph_build
 from tfe_compat.framework import ops
 from tfe_compat.framework.api import export
 from tfe_compat.framework.tensor import Tensor
+from tfe_compat.ops import logging_ops
 
 _ctx = context.ctx
 _RETRACE_WARNING_AFTER = 5
@@ -221,7 +222,7 @@ class ConcreteFunction:
       self._fall_back(e)  # e.g. a variable assigned inside a tf.cond branch
       return self._fn(*args, **kwargs)
     except jax.errors.JaxRuntimeError as e:  # a tf.Assert that failed inside the computation
-      raise errors.invalid_argument(_callback_error_message(str(e))) from None
+      raise logging_ops.staged_failure(e) from None
     if _ctx.variable_scope is None:
       for var, value in zip(self._written, new_values):
         state_ops.write_direct(var, value)
@@ -267,14 +268,6 @@ class _CompiledCall:
     outputs, _ = concrete._pure(list(arrays[:n]), arrays[-1], list(arrays[n:-1]),
                                 concrete._static_args)
     return tuple(outputs)
-
-
-def _callback_error_message(text):
-  """TF's message of a check that failed in a compiled call (JAX wraps it in a traceback)."""
-  marker = "InvalidArgumentError: "
-  if marker in text:
-    return text[text.rindex(marker) + len(marker):]
-  return text.split("\n")[0]
 
 
 def _user_frame(error):

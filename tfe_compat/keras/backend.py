@@ -109,8 +109,9 @@ def _forget_names():
 
 @export("keras.backend.clear_session")
 def clear_session():
-  """Resets the layer-name counters (there is no graph to reset in eager mode)."""
-  _name_counts.clear()
+  """A new default graph (which forgets layer names, variable scopes and the global step),
+  and no learning phase set."""
+  graph.reset_default_graph()
   _state["learning_phase"] = None
 
 

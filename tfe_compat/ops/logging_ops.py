@@ -7,11 +7,13 @@ Both go through `jax.debug.callback`: eagerly it runs at once; inside a traced f
 import collections
 import pprint
 import sys
+import threading
 import time
 
 import jax
 import numpy as np
 
+from tfe_compat.framework import errors
 from tfe_compat.framework import ops
 from tfe_compat.framework.api import export
 from tfe_compat.framework.tensor import Tensor
@@ -142,9 +144,26 @@ def stage(tensors, emit):
   def callback(*arrays):
     found = dict(fixed)
     found.update((i, np.asarray(a)) for i, a in zip(traced, arrays))
-    emit([found[i] for i in range(len(values))])
+    try:
+      emit([found[i] for i in range(len(values))])
+    except errors.OpError as e:  # JAX's wrapping of it differs by platform: keep the original
+      _staged.failure = e
+      raise
 
   when_active(lambda: jax.debug.callback(callback, *[values[i] for i in traced]))
+
+
+_staged = threading.local()
+
+
+def staged_failure(runtime_error):
+  """The TF error a staged check raised inside the compiled run that failed with
+  `runtime_error` (a JaxRuntimeError); InvalidArgumentError with JAX's text if none did."""
+  failure = getattr(_staged, "failure", None)
+  _staged.failure = None
+  if failure is not None:
+    return failure
+  return errors.invalid_argument(str(runtime_error).split("\n")[0])
 
 
 def _writer(output_stream):

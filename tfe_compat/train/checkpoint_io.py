@@ -54,7 +54,10 @@ def _orbax(with_handler=False):
       """orbax's NumPy handler, writing through a TensorStore context without fsync."""
 
       def __init__(self):
-        super().__init__(deepcopy_host_arrays=False)  # the arrays are private copies
+        try:
+          super().__init__(deepcopy_host_arrays=False)  # the arrays are private copies
+        except TypeError:  # orbax before 0.11 has no such option (and never copies)
+          super().__init__()
         self._context = ts.Context({"file_io_concurrency": {"limit": 128},
                                     "file_io_sync": False})
         self._read_context = ts.Context({"file_io_concurrency": {"limit": 128},
