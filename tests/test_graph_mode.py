@@ -308,9 +308,6 @@ def test_templates_custom_gradients_and_sparse_placeholders(graph):
   gradient = tf.gradients(clip_gradient(x) * 5.0, x)
   sparse = tf.sparse_placeholder(tf.float32, shape=[2, 3])
   dense = tf.sparse_tensor_to_dense(sparse)
-  with pytest.raises(NotImplementedError, match="gradient_override_map"):
-    with graph.gradient_override_map({"Square": "Identity"}):
-      pass
   with tf.Session() as sess:
     sess.run(tf.global_variables_initializer())
     assert [a.tolist() for a in sess.run([first, second])] == [[1, 2], [3, 4]]
@@ -319,3 +316,71 @@ def test_templates_custom_gradients_and_sparse_placeholders(graph):
     assert sess.run(dense, {sparse: value}).tolist() == [[1, 0, 0], [0, 0, 2]]
     fetched = sess.run(sparse, {sparse: value})
     assert isinstance(fetched, tf.SparseTensorValue) and fetched.values.tolist() == [1, 2]
+
+
+def test_gradient_override_map_uses_registered_gradients_as_tf():
+  """Values and messages from TF 2.21's compat.v1 graph mode on the same program."""
+  @tf.RegisterGradient("GraphTestTenTimes")
+  def _ten_times(op, grad):
+    return grad * 10.0 * op.inputs[0] + 0.0 * op.outputs[0]
+
+  @tf.RegisterGradient("GraphTestClip")
+  def _clip(op, grad):  # pylint: disable=unused-argument
+    return tf.clip_by_value(grad, -0.1, 0.1)
+
+  tf.NotDifferentiable("GraphTestStop")
+
+  @tf.RegisterGradient("GraphTestTwoGrads")
+  def _two(op, grad):  # pylint: disable=unused-argument
+    return grad, grad
+
+  with tf.Graph().as_default() as graph:
+    x = tf.constant([1.0, 2.0, -3.0])
+    v = tf.Variable([1.0, 2.0])
+    with graph.gradient_override_map({"Square": "GraphTestTenTimes",
+                                      "Identity": "GraphTestClip"}):
+      y = tf.square(x)
+      z = tf.square(v)
+      w = tf.identity(v * 3.0)
+    assert y.op.type == "Square" and y.op.get_attr("_gradient_op_type") == b"GraphTestTenTimes"
+    assert tf.square(x).op.attrs == {}  # outside the block
+    gx = tf.gradients(tf.reduce_sum(y), x)
+    gx_plain = tf.gradients(tf.reduce_sum(tf.square(x)), x)
+    gv = tf.gradients(tf.reduce_sum(z) + tf.reduce_sum(w), v)
+    train = tf.train.GradientDescentOptimizer(1.0).minimize(tf.reduce_sum(w), var_list=[v])
+    with graph.gradient_override_map({"Identity": "GraphTestStop"}):
+      c = tf.identity(x * 5.0)
+    assert tf.gradients(c, x) == [None]  # not differentiable: unconnected
+    g_through = tf.gradients(tf.reduce_sum(c * x), x)
+    with graph.gradient_override_map({"Square": "GraphTestTwoGrads"}):
+      e = tf.square(x)
+    bad_count = tf.gradients(e, x)
+    with graph.gradient_override_map({"Square": "GraphTestNowhere"}):
+      q = tf.square(x)
+    with pytest.raises(LookupError, match=r"No gradient defined for operation'Square_\d' "
+                       r"\(op type: Square\)"):
+      tf.gradients(q, x)
+    with pytest.raises(TypeError, match="op_type_map must be a dictionary mapping strings"):
+      with graph.gradient_override_map({"Square": 3}):
+        pass
+    with tf.Session() as sess:
+      sess.run(tf.global_variables_initializer())
+      assert sess.run(gx)[0].tolist() == [10.0, 20.0, -30.0]
+      assert sess.run(gx_plain)[0].tolist() == [2.0, 4.0, -6.0]
+      np.testing.assert_allclose(sess.run(gv)[0], [10.3, 20.3], rtol=1e-6)
+      assert sess.run(g_through)[0].tolist() == [5.0, 10.0, -15.0]
+      sess.run(train)
+      np.testing.assert_allclose(sess.run(v), [0.7, 1.7], rtol=1e-6)
+      with pytest.raises(ValueError, match='Num gradients 2 generated for op name: "Square_'):
+        sess.run(bad_count)
+
+
+def test_stop_gradients_block_every_path_through_them():
+  with tf.Graph().as_default():
+    x = tf.constant(3.0)
+    a = x * 2.0
+    b = a * a + x
+    partial = tf.gradients(b, x, stop_gradients=[a])
+    assert tf.gradients(a, x, stop_gradients=[a]) == [None]
+    with tf.Session() as sess:
+      assert sess.run(partial) == [np.float32(1.0)]  # TF's value: only the direct path

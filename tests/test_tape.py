@@ -402,12 +402,17 @@ def test_custom_gradient_second_order():
   assert dy.numpy() == 12.0 and outer.gradient(dy, x).numpy() == 12.0
 
 
-def test_register_gradient_accepts_known_ops_and_rejects_unknown():
-  @tf.RegisterGradient("MatMul")
-  def _matmul_grad(op, grad):  # pylint: disable=unused-argument
-    return grad, grad
+def test_register_gradient_takes_new_names_and_refuses_taken_ones_as_tf():
+  @tf.RegisterGradient("TapeTestClip")
+  def _clip(op, grad):  # pylint: disable=unused-argument
+    return grad
 
-  assert callable(_matmul_grad)
-  tf.NotDifferentiable("MatMul")
-  with pytest.raises(LookupError, match="has no op named 'NoSuchOp'.*custom_gradient"):
-    tf.RegisterGradient("NoSuchOp")
+  assert callable(_clip)
+  with pytest.raises(KeyError, match="Registering two gradient with name 'TapeTestClip'"):
+    tf.RegisterGradient("TapeTestClip")(lambda op, grad: grad)
+  with pytest.raises(KeyError, match="Registering two gradient with name 'MatMul'"):
+    tf.RegisterGradient("MatMul")(lambda op, grad: grad)
+  with pytest.raises(KeyError, match="'MatMul'"):
+    tf.NotDifferentiable("MatMul")
+  with pytest.raises(TypeError, match="op_type must be a string"):
+    tf.RegisterGradient(3)

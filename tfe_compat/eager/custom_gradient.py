@@ -146,32 +146,45 @@ def custom_gradient(f):
   return decorated
 
 
+def _register(op_type, fn, where):
+  if not isinstance(op_type, str):
+    raise TypeError("op_type must be a string")
+  if op_type in ops.GRADIENTS:
+    raise KeyError("Registering two gradient with name '%s'! (Previous registration was in "
+                   "%s)" % (op_type, ops.GRADIENTS[op_type][1]))
+  if op_type in ops.OP_NAMES:
+    raise KeyError("Registering two gradient with name '%s'! (Previous registration was in "
+                   "tfe_compat: the gradient of its JAX implementation)" % op_type)
+  ops.GRADIENTS[op_type] = (fn, where)
+
+
+def _location(fn):
+  code = getattr(fn, "__code__", None)
+  if code is None:
+    return getattr(fn, "__name__", repr(fn))
+  return "%s %s:%d" % (fn.__name__, code.co_filename, code.co_firstlineno)
+
+
 @export("RegisterGradient")
 class RegisterGradient:
-  """`@tf.RegisterGradient("OpName")`: graph-mode gradient registration.
-
-  Eager tapes differentiate every op from its JAX implementation, so a registration changes
-  nothing; it is accepted for the ops tfe_compat has, and an unknown op name is an error.
-  Use `tf.custom_gradient` to override a gradient.
-  """
+  """`@tf.RegisterGradient("Name")`: `fn(op, *grads)` becomes the gradient of graph ops that
+  `Graph.gradient_override_map` maps to "Name". Names of tfe_compat's own ops are taken (as
+  TF's are): their gradients come from their JAX implementations."""
 
   def __init__(self, op_type):
     if not isinstance(op_type, str):
       raise TypeError("op_type must be a string")
-    if op_type not in ops.OP_NAMES:
-      raise LookupError("tf.RegisterGradient(%r): tfe_compat has no op named %r. Gradients "
-                        "of eager ops come from their JAX implementations; to override one, "
-                        "wrap the computation in @tf.custom_gradient." % (op_type, op_type))
     self._op_type = op_type
 
   def __call__(self, f):
+    _register(self._op_type, f, _location(f))
     return f
 
 
 @export("NotDifferentiable", "NoGradient", "no_gradient")
 def not_differentiable(op_type):
-  """Accepted for ops tfe_compat has (their gradients come from JAX); see RegisterGradient."""
-  RegisterGradient(op_type)
+  """Ops mapped to `op_type` (gradient_override_map) have no gradient: None, as in TF."""
+  _register(op_type, None, "NotDifferentiable(%r)" % op_type)
 
 
 # ---- tf.recompute_grad, tf.grad_pass_through ----

@@ -18,7 +18,7 @@ import numpy as np
 
 from tfe_compat.framework import context
 from tfe_compat.framework import dtypes
-from tfe_compat.framework import modes
+from tfe_compat.framework import modes  # noqa: F401  (tf.enable_eager_execution and kin)
 from tfe_compat.framework.graph_keys import GraphKeys  # noqa: F401  (tf.GraphKeys)
 from tfe_compat.framework import tensor_shape
 from tfe_compat.framework.api import export
@@ -51,6 +51,9 @@ class Operation:
     self.reads, self.writes = [], []  # Variables the call reads / writes
     self.keys = []  # base RNG keys of the random draws the call makes
     self.device = graph._device_name()
+    self.attrs = {}
+    if op_type in graph._gradient_overrides:
+      self.attrs["_gradient_op_type"] = graph._gradient_overrides[op_type].encode()
     self._index = len(graph._ops)
     self.defined_at = _user_line()
     graph._add_op(self)
@@ -68,6 +71,8 @@ class Operation:
     return tuple(self.outputs)
 
   def get_attr(self, name):
+    if name in self.attrs:
+      return self.attrs[name]
     raise ValueError("No attr named '%s' in NodeDef: %s" % (name, self.name))
 
   def run(self, feed_dict=None, session=None):
@@ -252,6 +257,8 @@ def _node_def(op):
   node.input.extend(["^" + c.name for c in op.control_inputs])
   if op.outputs and op.outputs[0]._dtype is not None:
     node.attr["T"].type = op.outputs[0]._dtype.as_datatype_enum
+  for name, value in op.attrs.items():
+    node.attr[name].s = value
   return node
 
 
@@ -271,6 +278,7 @@ class Graph:
     self._control_stack = []  # lists of control-input Operations (None entries clear)
     self._variable_store = {}  # tf.get_variable's variables by full name
     self._last_variables = 0
+    self._gradient_overrides = {}  # op type -> registered gradient name
     self.seed = None
     self.version = 0
     from tfe_compat.framework import graph_build  # pylint: disable=import-outside-toplevel
@@ -366,10 +374,19 @@ class Graph:
         return spec
     return ""
 
+  @contextlib.contextmanager
   def gradient_override_map(self, op_type_map):
-    raise NotImplementedError(
-        "Graph.gradient_override_map is not supported by tfe_compat (gradients come from "
-        "the ops' JAX implementations): wrap the computation in @tf.custom_gradient.")
+    """Ops of the mapped types built inside are differentiated by the gradient function
+    registered (`tf.RegisterGradient`) under the mapped name."""
+    if not isinstance(op_type_map, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in op_type_map.items()):
+      raise TypeError("op_type_map must be a dictionary mapping strings to strings")
+    saved = self._gradient_overrides
+    self._gradient_overrides = dict(saved, **op_type_map)
+    try:
+      yield
+    finally:
+      self._gradient_overrides = saved
 
   def name_scope(self, name):
     return _in_graph(self, name_scope_hook[0](name))

@@ -54,7 +54,8 @@ def graph_leaves(args, kwargs):
 
 
 @contextlib.contextmanager
-def _state(env, scope, keys):
+def run_state(env, scope, keys):
+  """Graph tensors have their values in `env`, variables in `scope`; ops compute."""
   saved = (_ctx.graph_env, _ctx.variable_scope, _ctx.traced_rng, _ctx.tapes,
            _ctx.recording_paused)
   _ctx.graph_env, _ctx.variable_scope, _ctx.traced_rng = env, scope, keys
@@ -188,7 +189,7 @@ def _evaluate(fn, args, kwargs, size, concrete=False):
   result = {}
 
   def run():
-    with _state(env, scope, keys), contextlib.redirect_stdout(io.StringIO()):
+    with run_state(env, scope, keys), contextlib.redirect_stdout(io.StringIO()):
       out = fn(*args, **kwargs)
       values, tree = _flatten_outputs(out, scope)
     specs = []
@@ -437,7 +438,7 @@ class RunKeys:
 def replay(op, env, scope, counter):
   """Runs a recorded Operation in a run: its outputs' values go into `env`."""
   if op.custom_replay is not None:
-    with _state(env, scope, RunKeys(op.keys, counter, op._index)):
+    with run_state(env, scope, RunKeys(op.keys, counter, op._index)):
       op.custom_replay(op, env, scope, counter)
     return
   if op.kind == "key":
@@ -445,7 +446,12 @@ def replay(op, env, scope, counter):
     return
   if op.kind in ("const", "placeholder", "variable", "noop"):
     return
-  with _state(env, scope, RunKeys(op.keys, counter, op._index)):
+  replay_call(op, env, scope, counter)
+
+
+def replay_call(op, env, scope, counter):
+  """Runs the call an Operation recorded: its outputs' values go into `env`."""
+  with run_state(env, scope, RunKeys(op.keys, counter, op._index)):
     out = op.fn(*op.args, **op.kwargs)
     values, _ = _flatten_outputs(out, scope)
   it = iter(op.outputs)

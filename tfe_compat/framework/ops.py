@@ -43,6 +43,7 @@ def _op_error(name, inputs, exc, describe):
 
 
 OP_NAMES = set()  # the TF op names of every @op, e.g. "MatMul"
+GRADIENTS = {}  # tf.RegisterGradient: name -> (gradient function or None, where registered)
 graph_record = [None]  # graph_build.record_op: an op applied while a graph is built
 _log_device_placement = False
 

@@ -31,7 +31,7 @@ def _is_variable(x):
 
 def _paths(ys, xs, stop_ids):
   """The operations on a path from `xs` to `ys` (in creation order), and which xs reach."""
-  ancestors, stack = set(), [y.op for y in ys]
+  ancestors, stack = set(), [y.op for y in ys if y._id not in stop_ids]
   while stack:
     op = stack.pop()
     if op in ancestors:
@@ -83,7 +83,7 @@ class _OverlayScope:
 
 def _replay_derivative(op, env, scope, counter):
   info = op.derivative
-  xs = info["xs"]
+  xs, stopped = info["xs"], info["stopped"]
   values = [scope.read(x)._value if _is_variable(x) else env.value(x) for x in xs]
 
   def f(x_values):
@@ -93,6 +93,9 @@ def _replay_derivative(op, env, scope, counter):
                                         if _is_variable(x)})
     for between in info["between"]:
       graph_build.replay(between, local_env, local_scope, counter)
+      for tensor in between.outputs:
+        if tensor._id in stopped:
+          local_env.set(tensor, jax.lax.stop_gradient(local_env.value(tensor)))
     return [local_env.value(y) for y in info["ys"]]
 
   if info["hessian"]:
@@ -106,12 +109,93 @@ def _replay_derivative(op, env, scope, counter):
     env.set(tensor, grads[i])
 
 
+# ---- Gradients registered with tf.RegisterGradient, chosen by gradient_override_map ----
+class _GradientOp:
+  """The `op` a registered gradient function receives: the Operation's name, type and
+  attributes, with its inputs (variables read included) and outputs as this run's tensors."""
+
+  def __init__(self, op, inputs, outputs):
+    self._op = op
+    self.inputs = [Tensor(v) for v in inputs]
+    self.outputs = [Tensor(v) for v in outputs]
+
+  def __getattr__(self, name):
+    return getattr(self._op, name)
+
+
+def _override_gradients(graph):
+  """Ids of the outputs of ops without a gradient (NotDifferentiable); raises TF's
+  LookupError for an op mapped to a name nothing is registered under. The other mapped ops
+  replay through their registered gradient from now on."""
+  stopped = set()
+  for op in graph._ops:
+    name = op.attrs.get("_gradient_op_type")
+    if name is None or op.kind != "call":
+      continue
+    if name.decode() not in ops.GRADIENTS:
+      raise LookupError(
+          "No gradient defined for operation'%s' (op type: %s). In general every operation "
+          "must have an associated `@tf.RegisterGradient` for correct autodiff, which this op "
+          "is lacking. If you want to pretend this operation is a constant in your program, "
+          "you may insert `tf.stop_gradient`." % (op.name, op.type))
+    if ops.GRADIENTS[name.decode()][0] is None:
+      stopped.update(t._id for t in op.outputs)
+    else:
+      op.custom_replay = _replay_overridden
+  return stopped
+
+
+def _zero_cotangent(value):
+  if jnp.issubdtype(value.dtype, jnp.inexact):
+    return jnp.zeros_like(value)
+  return jnp.zeros(value.shape, jax.dtypes.float0)
+
+
+def _replay_overridden(op, env, scope, counter):
+  """Replays `op` as a custom VJP whose backward pass is its registered gradient function."""
+  grad_fn = ops.GRADIENTS[op.attrs["_gradient_op_type"].decode()][0]
+  tensors, variables = list(op.inputs), list(op.reads)
+
+  def run(*values):
+    local_env = _OverlayEnv(env, {t._id: v for t, v in zip(tensors, values)})
+    local_scope = _OverlayScope(scope, {v._id: x for v, x in
+                                        zip(variables, values[len(tensors):])})
+    graph_build.replay_call(op, local_env, local_scope, counter)
+    return tuple(local_env.value(t) for t in op.outputs)
+
+  def forward(*values):
+    outputs = run(*values)
+    return outputs, (values, outputs)
+
+  def backward(residuals, cotangents):
+    values, outputs = residuals
+    cotangents = [jnp.zeros(y.shape, y.dtype) if c.dtype == jax.dtypes.float0 else c
+                  for c, y in zip(cotangents, outputs)]
+    with graph_build.run_state(env, scope, None):
+      grads = grad_fn(_GradientOp(op, values, outputs), *[Tensor(c) for c in cotangents])
+      grads = list(grads) if isinstance(grads, (list, tuple)) else [grads]
+      if len(grads) != len(values):
+        raise ValueError("Num gradients %d generated for op name: \"%s\" op: \"%s\" do "
+                         "not match num inputs %d" % (len(grads), op.name, op.type,
+                                                      len(values)))
+      return tuple(_zero_cotangent(v) if g is None or not jnp.issubdtype(v.dtype, jnp.inexact)
+                   else jnp.broadcast_to(ops.convert_to_tensor(g)._value, v.shape)
+                   .astype(v.dtype) for g, v in zip(grads, values))
+
+  apply = jax.custom_vjp(run)
+  apply.defvjp(forward, backward)
+  outputs = apply(*[env.value(t) for t in tensors] + [scope.read(v)._value for v in variables])
+  for tensor, value in zip(op.outputs, outputs):
+    env.set(tensor, value)
+
+
 def _derivative(ys, xs, grad_ys, stop_gradients, name, hessian=False, zeros=False):
   graph = graph_lib.building()
   ys = [ops.convert_to_tensor(y) for y in ys]
   xs = [x if _is_variable(x) else ops.convert_to_tensor(x) for x in xs]
   grad_ys = [None if g is None else ops.convert_to_tensor(g) for g in grad_ys]
   stop_ids = {ops.convert_to_tensor(s)._id for s in stop_gradients}
+  stop_ids |= _override_gradients(graph)
   between, reached = _paths(ys, xs, stop_ids)
   inputs = ys + [g for g in grad_ys if g is not None] + [x for x in xs
                                                          if isinstance(x, GraphTensor)]
@@ -130,7 +214,7 @@ def _derivative(ys, xs, grad_ys, stop_gradients, name, hessian=False, zeros=Fals
     shape = x.shape if not hessian else x.shape.concatenate(x.shape)
     out.append(op._add_output(shape, x.dtype))
   op.derivative = dict(ys=ys, xs=xs, grad_ys=grad_ys, between=between, positions=positions,
-                       hessian=hessian)
+                       hessian=hessian, stopped=stop_ids)
   return out
 
 
