@@ -5,6 +5,9 @@ agrees on values); each test builds in its own `tf.Graph().as_default()` or swit
 process to graph mode (conftest.py switches back).
 """
 import collections
+import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -384,3 +387,96 @@ def test_stop_gradients_block_every_path_through_them():
     assert tf.gradients(a, x, stop_gradients=[a]) == [None]
     with tf.Session() as sess:
       assert sess.run(partial) == [np.float32(1.0)]  # TF's value: only the direct path
+
+
+_PLACED_GRAPH = """
+import tfe_compat as tf
+tf.disable_eager_execution()
+with tf.device("/cpu:1"):
+  w = tf.Variable([1.0, 2.0], name="w")
+  step = w.assign_add([1.0, 1.0], name="step")
+with tf.device("/gpu:0"):
+  doubled = w * 2.0
+print(step.device, doubled.device)
+with tf.Session(config=tf.ConfigProto(log_device_placement=True)) as sess:
+  sess.run(w.initializer)
+  print(sess.run(step).tolist())
+  print(sorted(str(d) for v in sess._values.values() for d in v.devices()))
+  try:
+    sess.run(doubled)
+  except tf.errors.InvalidArgumentError as e:
+    print(e.message.split(" for operation")[0], "/device:GPU:0" in e.message)
+with tf.Session(config=tf.ConfigProto(allow_soft_placement=True)) as sess:
+  sess.run(w.initializer)
+  print(sess.run(doubled).tolist())
+"""
+
+
+def test_a_graph_placed_on_one_device_runs_there():
+  env = dict(os.environ, XLA_FLAGS="--xla_force_host_platform_device_count=2",
+             JAX_PLATFORMS="cpu")
+  out = subprocess.run([sys.executable, "-c", _PLACED_GRAPH], env=env, capture_output=True,
+                       text=True, timeout=120, check=False)
+  assert out.returncode == 0, out.stderr
+  assert out.stdout.splitlines() == [
+      "/device:CPU:1 /device:GPU:0", "[2.0, 3.0]", "['cpu:1']",
+      "Cannot assign a device True", "[2.0, 4.0]"]
+  assert "step: (AssignAdd): /job:localhost/replica:0/task:0/device:CPU:1" in \
+      out.stderr
+
+
+def test_run_options_and_metadata_trace_a_run_for_tensorboard(tmp_path):
+  config = tf.ConfigProto(allow_soft_placement=True, device_count={"GPU": 0})
+  config.gpu_options.allow_growth = True
+  assert tf.ConfigProto.FromString(config.SerializeToString()) == config
+  with pytest.raises(ValueError, match='Protocol message ConfigProto has no "foo" field'):
+    tf.ConfigProto(foo=1)
+  with tf.Graph().as_default() as graph:
+    x = tf.placeholder(tf.float32, [None, 2], name="x")
+    y = tf.reduce_sum(x * 2.0, name="total")
+    options = tf.RunOptions(trace_level=tf.RunOptions.FULL_TRACE,
+                            output_partition_graphs=True)
+    metadata = tf.RunMetadata()
+    with tf.Session(config=config) as sess:
+      assert sess.run(y, {x: [[1.0, 2.0]]}, options=options, run_metadata=metadata) == 6.0
+      call = sess.make_callable(y, [x], accept_options=True)
+      assert call([[1.0, 1.0]], options=options, run_metadata=tf.RunMetadata()) == 4.0
+      with pytest.raises(TypeError, match="unexpected keyword argument 'options'"):
+        sess.make_callable(y, [x])([[1.0, 1.0]], options=options)
+    (device,) = metadata.step_stats.dev_stats
+    assert device.device == "/job:localhost/replica:0/task:0/device:CPU:0"
+    (node,) = device.node_stats
+    assert node.node_name == "SessionRun" and "mul" in node.timeline_label
+    assert node.all_end_rel_micros >= 0 and node.all_start_micros > 0
+    assert [n.name for n in metadata.partition_graphs[0].node][-1] == "total"
+    writer = tf.summary.FileWriter(str(tmp_path), graph)
+    writer.add_run_metadata(metadata, "step1", global_step=1)
+    writer.close()
+  events = [tf.Event.FromString(r) for path in tmp_path.iterdir()
+            for r in tf.python_io.tf_record_iterator(str(path))]
+  tagged = [e.tagged_run_metadata for e in events if e.HasField("tagged_run_metadata")]
+  assert [t.tag for t in tagged] == ["step1"]
+  assert tf.RunMetadata.FromString(tagged[0].run_metadata) == metadata
+  assert any(e.HasField("graph_def") for e in events)
+
+
+def test_graph_def_has_tf_node_attributes_and_variable_edges(tmp_path):
+  """Node names, ops, inputs and attribute keys as TF 1.15 writes them (TensorBoard's graph
+  dashboard draws nodes, edges and shapes from these)."""
+  with tf.Graph().as_default() as graph:
+    x = tf.placeholder(tf.float32, [None, 3], name="x")
+    w = tf.Variable(tf.ones([3, 2]), name="w")
+    tf.add(tf.matmul(x, w), tf.constant([1.0, 2.0]), name="out")
+    graph_def = graph.as_graph_def(add_shapes=True)
+    nodes = {n.name: n for n in graph_def.node}
+    assert nodes["x"].op == "Placeholder" and sorted(nodes["x"].attr) == [
+        "_output_shapes", "dtype", "shape"]
+    assert [d.size for d in nodes["x"].attr["shape"].shape.dim] == [-1, 3]
+    assert nodes["x"].attr["dtype"].type == tf.float32.as_datatype_enum
+    assert list(nodes["MatMul"].input) == ["x", "w"]
+    assert list(nodes["out"].input) == ["MatMul", "Const"]
+    assert tf.make_ndarray(nodes["Const"].attr["value"].tensor).tolist() == [1.0, 2.0]
+    assert [d.size for d in nodes["out"].attr["_output_shapes"].list.shape[0].dim] == [-1, 2]
+    assert "_output_shapes" not in graph.as_graph_def().node[0].attr
+    path = tf.train.write_graph(graph, str(tmp_path), "graph.pbtxt")
+    assert 'op: "Placeholder"' in open(path).read()

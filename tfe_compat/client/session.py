@@ -10,12 +10,15 @@ shape and dtype), so a training loop compiles once and dispatches one XLA comput
 tensors, shapes that depend on values) replays the same calls eagerly.
 """
 import collections
+import sys
 import threading
+import time
 
 import jax
 import numpy as np
 
 from tfe_compat.framework import context
+from tfe_compat.framework import device as device_lib
 from tfe_compat.framework import dtypes
 from tfe_compat.framework import errors
 from tfe_compat.framework import graph as graph_lib
@@ -153,6 +156,7 @@ class _Plan:
     self.eager = any(op.host or any(t._dtype is dtypes.string for t in op.outputs + op.inputs)
                      for op in self.order) or any(t._dtype is dtypes.string for t in
                                                   self.fed + self.compiled_fetches + self.handed)
+    self.device = _placement(session, self.pre + self.order + self.post)
     self.compiled = jax.jit(lambda values, feeds, counter: self._run(values, feeds, counter))
 
   def _run(self, var_values, feeds, counter):
@@ -199,6 +203,8 @@ class _Plan:
     self.session._runs += 1
     if self.pre:
       feeds = self._run_host_sources(feeds, counter)
+    if self.device is not None:
+      var_values, feeds = jax.device_put((var_values, feeds), self.device)
     if not self.eager:
       try:
         outputs, new_values = self.compiled(var_values, feeds, counter)
@@ -207,13 +213,42 @@ class _Plan:
       except jax.errors.JaxRuntimeError as e:  # a tf.Assert that failed in the computation
         raise logging_ops.staged_failure(e) from None
     if self.eager:
-      outputs, new_values = self._run(var_values, feeds, counter)
+      with jax.default_device(self.device):
+        outputs, new_values = self._run(var_values, feeds, counter)
     jax.block_until_ready((outputs, new_values))  # a run returns when its step is done
     for var, value in zip(self.written, new_values):
       values[var._id] = value
     if self.post:
       return self._run_host_sinks(outputs, counter)
     return outputs
+
+
+def _placement(session, ops):
+  """The JAX device a run computes on: the one device its ops name with tf.device (None, the
+  default device, when they name none or several); logged when the config asks. A device
+  that does not exist is TF's InvalidArgumentError unless the config allows soft placement."""
+  config = session._config
+  named = {}
+  for op in ops:
+    spec = device_lib.DeviceSpec.from_string(op.device)
+    if spec.device_type is not None:
+      named.setdefault((spec.device_type, spec.device_index or 0), op)
+  for (kind, index), op in named.items():
+    if index >= len(device_lib.devices_of_type(kind)) and not (
+        config is not None and config.allow_soft_placement):
+      raise errors.InvalidArgumentError(
+          None, op, "Cannot assign a device for operation %s: {{node %s}} was explicitly "
+          "assigned to %s but available devices are [ %s ]. Make sure the device "
+          "specification refers to a valid device." % (
+              op.name, op.name, op.device, ", ".join(device_lib.list_devices())))
+  found = device_lib.devices_of_type(next(iter(named))[0]) if len(named) == 1 else []
+  index = next(iter(named))[1] if named else 0
+  device = found[index] if index < len(found) else None
+  if config is not None and config.log_device_placement:
+    name = device_lib.tf_name(device or jax.devices()[0])
+    for op in ops:
+      sys.stderr.write("%s: (%s): %s\n" % (op.name, op.type, name))
+  return device
 
 
 def _replay(op, env, scope, counter):
@@ -307,6 +342,21 @@ def _to_numpy(value):
   return array[()] if array.ndim == 0 else array
 
 
+def _trace(run_metadata, plan, start, end):
+  """Step stats of a traced run (RunOptions.FULL_TRACE): the run is one computation on the
+  default device, timed as one node that names the graph operations it ran."""
+  device = jax.devices()[0]
+  stats = run_metadata.step_stats.dev_stats.add(
+      device="/job:localhost/replica:0/task:0/device:%s:%d" % (device.platform.upper(),
+                                                                device.id))
+  ops = plan.pre + plan.order + plan.post
+  micros = int((end - start) * 1e6)
+  stats.node_stats.add(
+      node_name="SessionRun", all_start_micros=int(start * 1e6), op_start_rel_micros=0,
+      op_end_rel_micros=micros, all_end_rel_micros=micros,
+      timeline_label="SessionRun = XLA(%s)" % ", ".join(op.name for op in ops))
+
+
 @export("Session")
 class Session:
   """`tf.Session(target, graph, config)`: runs `graph` (the default graph) with its own
@@ -357,7 +407,13 @@ class Session:
     plan = self._plans.get(signature)
     if plan is None:
       plan = self._plans[signature] = _Plan(self, fetch_map.tensors, fetch_map.targets, fed)
+    start = time.time()
     outputs = plan.execute(feeds)
+    if run_metadata is not None and options is not None:
+      if options.trace_level:
+        _trace(run_metadata, plan, start, time.time())
+      if options.output_partition_graphs:
+        run_metadata.partition_graphs.add().CopyFrom(self.graph.as_graph_def())
     return fetch_map.build([_to_numpy(o) for o in outputs])
 
   def _feed_pairs(self, key, value):
@@ -375,8 +431,10 @@ class Session:
   def make_callable(self, fetches, feed_list=None, accept_options=False):
     feed_list = list(feed_list or [])
 
-    def call(*args, **kwargs):
-      return self.run(fetches, dict(zip(feed_list, args)))
+    def call(*args, options=None, run_metadata=None):
+      if not accept_options and (options is not None or run_metadata is not None):
+        raise TypeError("call() got an unexpected keyword argument 'options'")
+      return self.run(fetches, dict(zip(feed_list, args)), options, run_metadata)
     return call
 
   def partial_run_setup(self, fetches, feeds=None):
@@ -444,19 +502,3 @@ class InteractiveSession(Session):
         graph_scope.__exit__(None, None, None)
       del session_scope
     super().close()
-
-
-@export("ConfigProto")
-class ConfigProto:
-  """Session configuration: accepted and ignored (JAX manages devices and threads)."""
-
-  def __init__(self, gpu_options=None, **kwargs):
-    self.gpu_options = gpu_options or GPUOptions()
-    self.__dict__.update(kwargs)
-
-
-@export("GPUOptions")
-class GPUOptions:
-  def __init__(self, **kwargs):
-    self.allow_growth = False
-    self.__dict__.update(kwargs)

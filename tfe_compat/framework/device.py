@@ -193,7 +193,10 @@ def device(device_name_or_function):
       raise RuntimeError("tf.device does not support functions when eager execution is "
                          "enabled.")
     device_name_or_function = None  # a graph's device function (replica_device_setter)
-  target = None if device_name_or_function is None else resolve(device_name_or_function)
+  building = context.ctx.graph is not None and context.ctx.graph_env is None
+  # graph ops are placed when a Session runs them (client/session.py)
+  target = None if device_name_or_function is None or building else \
+      resolve(device_name_or_function)
   if target is None and context.ctx.device_stack and device_name_or_function:
     target = context.ctx.device_stack[-1][1]  # "/job:localhost" alone keeps the device
   context.ctx.device_stack.append((device_name_or_function, target))

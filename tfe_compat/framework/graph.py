@@ -17,6 +17,7 @@ import jax
 import numpy as np
 
 from tfe_compat.framework import context
+from tfe_compat.framework import device as device_lib
 from tfe_compat.framework import dtypes
 from tfe_compat.framework import modes  # noqa: F401  (tf.enable_eager_execution and kin)
 from tfe_compat.framework.graph_keys import GraphKeys  # noqa: F401  (tf.GraphKeys)
@@ -250,13 +251,37 @@ class GraphTensor(Tensor):
     raise TypeError("can't pickle a graph tensor (%s)" % self.name)
 
 
-def _node_def(op):
+def _shape_proto(shape, proto):
+  if shape.dims is None:
+    proto.unknown_rank = True
+  for dim in shape.dims or ():
+    proto.dim.add(size=-1 if dim.value is None else dim.value)
+
+
+def _node_def(op, add_shapes=False):
+  """The NodeDef TF writes for `op`: inputs, device and the attributes TensorBoard shows
+  (`dtype`/`shape` of placeholders and variables, `value` of constants, `T` otherwise)."""
   from tensorboardX.proto import node_def_pb2  # pylint: disable=import-outside-toplevel
+  from tfe_compat.framework import tensor_util  # pylint: disable=import-outside-toplevel
   node = node_def_pb2.NodeDef(name=op.name, op=op.type, device=op.device or "")
   node.input.extend([t.name if t.value_index else t.op.name for t in op.inputs])
+  node.input.extend(v._variable_op.name for v in op.reads + op.writes
+                    if getattr(v, "_variable_op", None) not in (None, op))
   node.input.extend(["^" + c.name for c in op.control_inputs])
-  if op.outputs and op.outputs[0]._dtype is not None:
-    node.attr["T"].type = op.outputs[0]._dtype.as_datatype_enum
+  first = op.outputs[0] if op.outputs else None
+  if first is not None and first._dtype is not None:
+    if op.kind in ("const", "placeholder", "variable"):
+      node.attr["dtype"].type = first._dtype.as_datatype_enum
+    else:
+      node.attr["T"].type = first._dtype.as_datatype_enum
+    if op.kind in ("placeholder", "variable"):
+      _shape_proto(first._shape, node.attr["shape"].shape)
+    if op.kind == "const" and first._const is not None and first._dtype is not dtypes.string:
+      node.attr["value"].tensor.CopyFrom(tensor_util.make_tensor_proto(np.asarray(
+          first._const)))
+  if add_shapes:
+    for tensor in op.outputs:
+      _shape_proto(tensor._shape, node.attr["_output_shapes"].list.shape.add())
   for name, value in op.attrs.items():
     node.attr[name].s = value
   return node
@@ -364,15 +389,19 @@ class Graph:
     return out
 
   def device(self, device_name_or_function):
-    from tfe_compat.framework import device as device_lib  # pylint: disable=import-outside-toplevel
     return _in_graph(self, device_lib.device(device_name_or_function))
 
   @staticmethod
   def _device_name():
-    for spec, _ in reversed(_ctx.device_stack):
-      if isinstance(spec, str):
-        return spec
-    return ""
+    """TF's device of an op built now: the enclosing tf.device specs merged, inner first."""
+    merged = device_lib.DeviceSpec()
+    for spec, _ in _ctx.device_stack:
+      if spec is None:
+        merged = device_lib.DeviceSpec()
+      elif isinstance(spec, (str, device_lib.DeviceSpec)):
+        merged.merge_from(spec if isinstance(spec, device_lib.DeviceSpec)
+                          else device_lib.DeviceSpec.from_string(spec))
+    return merged.to_string()
 
   @contextlib.contextmanager
   def gradient_override_map(self, op_type_map):
@@ -488,7 +517,7 @@ class Graph:
   def as_graph_def(self, from_version=None, add_shapes=False):
     from tensorboardX.proto import graph_pb2  # pylint: disable=import-outside-toplevel
     graph_def = graph_pb2.GraphDef()
-    graph_def.node.extend(_node_def(op) for op in self._ops)
+    graph_def.node.extend(_node_def(op, add_shapes) for op in self._ops)
     graph_def.versions.producer = 27
     return graph_def
 

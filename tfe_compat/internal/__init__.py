@@ -180,6 +180,9 @@ MODULES = {
     "core.example.example_pb2": "tfe_compat.proto.example_pb2",
     "core.example.feature_pb2": "tfe_compat.proto.feature_pb2",
     "core.util.event_pb2": "tensorboardX.proto.event_pb2",
+    **{"core.protobuf.%s_pb2" % name: "tfe_compat.proto.%s_pb2" % name
+       for name in ("cluster", "config")},
+    "core.framework.step_stats_pb2": "tfe_compat.proto.step_stats_pb2",
     **{"core.framework.%s_pb2" % name: "tensorboardX.proto.%s_pb2" % name
        for name in ("attr_value", "graph", "node_def", "resource_handle", "summary", "tensor",
                     "tensor_shape", "types", "versions")},

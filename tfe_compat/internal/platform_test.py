@@ -23,7 +23,7 @@ from google.protobuf import descriptor_pb2, descriptor_pool, message_factory, wr
 from tfe_compat.eager.tape import GradientTape
 from tfe_compat.framework import dtypes, ops
 from tfe_compat.framework.api import export
-from tfe_compat.client.session import ConfigProto
+from tfe_compat.proto.config_pb2 import ConfigProto
 from tfe_compat.ops.string_ops import SparseTensor, SparseTensorValue
 
 export("test.mock")(unittest.mock)

@@ -1,15 +1,15 @@
 """TensorFlow's protocol buffer messages, from compiled schemas.
 
 tensorboardX ships TF's framework, summary and event protos compiled (package
-`tensorboardX`); TF's example.proto and feature.proto are compiled here (example_pb2,
-feature_pb2, package `tfe_compat`). Field names, numbers and types are TF's, so their
+`tensorboardX`); TF's example, feature, cluster, config and step_stats protos are compiled
+here (package `tfe_compat`). Field names, numbers and types are TF's, so their
 serializations are TF's. `message_names` maps TF's full message names ("tensorflow.Example")
 to these classes' names in protobuf's default descriptor pool.
 """
 from tensorboardX.proto import attr_value_pb2, event_pb2, graph_pb2, node_def_pb2, summary_pb2
 
 from tfe_compat.framework.api import export
-from tfe_compat.proto import cluster_pb2
+from tfe_compat.proto import cluster_pb2, config_pb2
 
 export("AttrValue")(attr_value_pb2.AttrValue)
 export("NameAttrList")(attr_value_pb2.NameAttrList)
@@ -21,6 +21,9 @@ export("summary.TaggedRunMetadata")(event_pb2.TaggedRunMetadata)
 export("summary.SummaryDescription")(summary_pb2.SummaryDescription)
 export("train.ClusterDef")(cluster_pb2.ClusterDef)
 export("train.JobDef")(cluster_pb2.JobDef)
+for _name in ("ConfigProto", "GPUOptions", "GraphOptions", "OptimizerOptions", "RunOptions",
+              "RunMetadata"):
+  export(_name)(getattr(config_pb2, _name))
 
 _PACKAGES = ("tfe_compat.", "tensorboardX.")
 
