@@ -245,3 +245,33 @@ def test_keras_backend_placeholders_functions_and_learning_phase(graph):
   assert inference.shape == (2, 2) and np.abs(inference).sum() > 0
   dropped = K.get_session().run(y, {x: np.ones((4, 3)), phase: True})
   assert (dropped == 0).mean() > 0.5  # training: most units dropped
+
+
+def test_batch_normalization_updates_are_separate_ops_as_in_tf():
+  """A training-mode call does not move the statistics; its update ops (layer.updates, and
+  UPDATE_OPS for tf.layers) do. Values from TF 2.21 compat.v1 with tf-keras."""
+  with tf.Graph().as_default():
+    x = tf.placeholder(tf.float32, [None, 3])
+    training = tf.placeholder(tf.bool, [])
+    bn = tf.keras.layers.BatchNormalization(momentum=0.5)
+    y = bn(x, training=training)
+    y_layers = tf.layers.batch_normalization(x, training=training, momentum=0.5)
+    update_ops = tf.get_collection(tf.GraphKeys.UPDATE_OPS)
+    assert len(update_ops) == 2 and len(bn.updates) == 2
+    data = np.array([[1., 2, 3], [3, 4, 5]], np.float32)
+    normalized = [[-0.9995004] * 3, [0.9995004] * 3]
+    with tf.Session() as sess:
+      sess.run(tf.global_variables_initializer())
+      np.testing.assert_allclose(sess.run(y, {x: data, training: True}), normalized,
+                                 rtol=1e-6)
+      np.testing.assert_allclose(sess.run(y, {x: data, training: False}), data / np.sqrt(
+          1.001), rtol=1e-6)  # the statistics did not move
+      sess.run(bn.updates, {x: data, training: True})
+      np.testing.assert_allclose(sess.run(bn.moving_mean), [1.0, 1.5, 2.0])
+      sess.run(bn.updates, {x: data, training: False})  # not training: no change
+      np.testing.assert_allclose(sess.run(bn.moving_mean), [1.0, 1.5, 2.0])
+      np.testing.assert_allclose(sess.run([y_layers] + update_ops,
+                                          {x: data, training: True})[0], normalized, rtol=1e-6)
+      np.testing.assert_allclose(sess.run(y_layers, {x: data, training: False}),
+                                 [[0., 0.49975014, 0.9995005], [1.9990009, 2.498751, 2.998501]],
+                                 rtol=1e-6, atol=1e-6)

@@ -214,10 +214,13 @@ def _evaluate(fn, args, kwargs, size, concrete=False):
 
 
 # ---- Recording ----
-def record_call(fn, args=(), kwargs=None, op_type=None, name=None, stateful=False):
+def record_call(fn, args=(), kwargs=None, op_type=None, name=None, stateful=False,
+                separate_writes=False):
   """Records `fn(*args, **kwargs)` as an Operation of the graph being built; returns the
   call's result with graph tensors in place of its tensors (the Operation for None).
-  `stateful` calls (they look at the run's state) are never folded into constants."""
+  `stateful` calls (they look at the run's state) are never folded into constants. With
+  `separate_writes`, the variables the call assigns are assigned by operations of their own
+  (the Operation's `updates`, as TF's layers' update ops), which runs of its result skip."""
   kwargs = kwargs or {}
   graph = graph_lib.building()
   second, host = None, False
@@ -261,12 +264,56 @@ def record_call(fn, args=(), kwargs=None, op_type=None, name=None, stateful=Fals
     tensor = op._add_output(shape, dtypes.from_numpy(dtype), const)
     tensor._sentinel = sentinel
     flat.append(tensor)
+  if separate_writes and op.writes and not host:
+    _separate_writes(op)
   if tree == _NONE:
     return op
   return jax.tree_util.tree_unflatten(tree, flat)
 
 
 _NONE = jax.tree_util.tree_structure(None)
+
+
+class OverlayScope:
+  """A run's variables with some values replaced; writes stay in this overlay."""
+
+  def __init__(self, scope, overrides):
+    self._scope, self.values = scope, dict(overrides)
+
+  def read(self, var):
+    value = self.values.get(var._id)
+    if value is None:
+      return self._scope.read(var)
+    return Tensor(value)
+
+  def write(self, var, value):
+    self.values[var._id] = value
+
+  def initialized(self, var):
+    return var._id in self.values or self._scope.initialized(var)
+
+
+def _separate_writes(op):
+  """Makes `op` output the values it would assign, and an assigning op for each."""
+  fn, variables, op.writes = op.fn, op.writes, []
+
+  def writes_as_outputs(*args, **kwargs):
+    saved = _ctx.variable_scope
+    scope = _ctx.variable_scope = OverlayScope(saved, {})
+    try:
+      result = fn(*args, **kwargs)
+    finally:
+      _ctx.variable_scope = saved
+    return result, [Tensor(scope.values[v._id]) for v in variables]
+
+  op.fn = writes_as_outputs
+  with graph_lib.building().control_dependencies(None):
+    op.updates = [record_call(_assign, (var, op._add_output(var.shape, var.dtype.base_dtype)),
+                              op_type="AssignVariableOp") for var in variables]
+
+
+def _assign(var, value):
+  var.assign(value)
 
 
 def record_host_call(fn, args, out_dtypes, single, name=None, op_type="PyFunc", shapes=None,

@@ -62,25 +62,6 @@ class _OverlayEnv(graph_build.RunEnv):
     self.values.update(overrides)
 
 
-class _OverlayScope:
-  """The run's variables, with the differentiated ones replaced; writes stay local."""
-
-  def __init__(self, scope, overrides):
-    self._scope, self._values = scope, dict(overrides)
-
-  def read(self, var):
-    value = self._values.get(var._id)
-    if value is None:
-      return self._scope.read(var)
-    return Tensor(value)
-
-  def write(self, var, value):
-    self._values[var._id] = value
-
-  def initialized(self, var):
-    return var._id in self._values or self._scope.initialized(var)
-
-
 def _replay_derivative(op, env, scope, counter):
   info = op.derivative
   xs, stopped = info["xs"], info["stopped"]
@@ -89,7 +70,7 @@ def _replay_derivative(op, env, scope, counter):
   def f(x_values):
     local_env = _OverlayEnv(env, {x._id: v for x, v in zip(xs, x_values)
                                   if isinstance(x, GraphTensor)})
-    local_scope = _OverlayScope(scope, {x._id: v for x, v in zip(xs, x_values)
+    local_scope = graph_build.OverlayScope(scope, {x._id: v for x, v in zip(xs, x_values)
                                         if _is_variable(x)})
     for between in info["between"]:
       graph_build.replay(between, local_env, local_scope, counter)
@@ -158,7 +139,7 @@ def _replay_overridden(op, env, scope, counter):
 
   def run(*values):
     local_env = _OverlayEnv(env, {t._id: v for t, v in zip(tensors, values)})
-    local_scope = _OverlayScope(scope, {v._id: x for v, x in
+    local_scope = graph_build.OverlayScope(scope, {v._id: x for v, x in
                                         zip(variables, values[len(tensors):])})
     graph_build.replay_call(op, local_env, local_scope, counter)
     return tuple(local_env.value(t) for t in op.outputs)

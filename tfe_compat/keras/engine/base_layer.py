@@ -301,6 +301,24 @@ class Layer(Trackable):
         self._own_losses.append(loss)
 
   @property
+  def updates(self):
+    """The graph operations that update this layer's state (BatchNormalization's moving
+    statistics) when run; none eagerly, where calling the layer updates it."""
+    return [op for layer in self._flatten_layers() for op in layer.__dict__.get("_update_ops",
+                                                                               ())]
+
+  def _add_graph_updates(self, outputs):
+    """Keeps the update operations of a call recorded in a graph; a TF1 `tf.layers` layer
+    also adds them to the UPDATE_OPS collection, as TF does."""
+    leaves = jax.tree_util.tree_leaves(outputs, is_leaf=_is_leaf)
+    updates = getattr(getattr(leaves[0], "op", None), "updates", ()) if leaves else ()
+    if updates:
+      self.__dict__.setdefault("_update_ops", []).extend(updates)
+      if self.__dict__.get("_variable_scope_name") is not None:
+        for op in updates:
+          graph_lib.add_to_collection(graph_lib.GraphKeys.UPDATE_OPS, op)
+
+  @property
   def losses(self):
     out = []
     for layer in self._flatten_layers():
@@ -388,7 +406,8 @@ class Layer(Trackable):
       self._check_input_spec(inputs)
       if graph_lib.building() is not None:  # graph mode: the call is one operation
         outputs = graph_build.record_call(self.call, (inputs,) + args, kwargs,
-                                          op_type=type(self).__name__)
+                                          op_type=type(self).__name__, separate_writes=True)
+        self._add_graph_updates(outputs)
       else:
         outputs = self.call(inputs, *args, **kwargs)
     finally:

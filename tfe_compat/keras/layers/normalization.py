@@ -2,12 +2,15 @@
 from tfe_compat.framework import ops
 from tfe_compat.framework import tensor_shape
 from tfe_compat.framework.api import export
+from tfe_compat.framework.tensor import Tensor
 from tfe_compat.keras import backend
 from tfe_compat.keras import initializers
 from tfe_compat.keras import regularizers
 from tfe_compat.keras.engine.base_layer import InputSpec, Layer
 from tfe_compat.keras.layers.conv_utils import serialize
 from tfe_compat.ops import array_ops
+from tfe_compat.ops import control_flow_ops
+from tfe_compat.ops import matmul_cast_ops
 from tfe_compat.ops import nn_impl
 
 
@@ -104,8 +107,8 @@ class BatchNormalization(Layer):
     self._param_shape = param_shape
     self.built = True
 
-  def _update_moving_stats(self, mean, variance):
-    decay = ops.convert_to_tensor(1.0 - self.momentum, dtype=self.moving_mean.dtype)
+  def _update_moving_stats(self, mean, variance, decay):
+    decay = ops.convert_to_tensor(decay, dtype=self.moving_mean.dtype)
     mean_delta, variance_delta = _moving_deltas(
         ops.convert_to_tensor(self.moving_mean), ops.convert_to_tensor(self.moving_variance),
         mean, variance, decay)
@@ -120,20 +123,47 @@ class BatchNormalization(Layer):
   def call(self, inputs, training=None):
     if training is None:
       training = backend.learning_phase()
-    training = bool(training)
+    decay = 1.0 - self.momentum
+    if isinstance(training, Tensor):
+      static = ops.get_static_value(training)
+      if static is None:  # known when the graph runs: TF's smart_cond, both ways computed
+        outputs, mean, variance = self._with_batch_statistics(inputs)
+        decay = matmul_cast_ops.cast(training, self.moving_mean.dtype) * decay  # none if inference
+        self._update_moving_stats(mean, variance, decay)
+        return control_flow_ops.cond(training, lambda: outputs,
+                                     lambda: self._with_moving_statistics(inputs))
+      training = static
+    if not bool(training):
+      return self._with_moving_statistics(inputs)
+    outputs, mean, variance = self._with_batch_statistics(inputs)
+    self._update_moving_stats(mean, variance, decay)
+    return outputs
+
+  def _with_batch_statistics(self, inputs):
+    """(normalized inputs, batch mean, batch variance for the moving average)."""
     if self.fused:
       scale, offset = self._params()
-      data_format = "NCHW" if self.axis == [1] else "NHWC"
-      if training:
-        outputs, mean, variance = nn_impl.fused_batch_norm(
-            inputs, scale, offset, epsilon=self.epsilon, data_format=data_format)
-        self._update_moving_stats(mean, variance)
-        return outputs
+      return nn_impl.fused_batch_norm(inputs, scale, offset, epsilon=self.epsilon,
+                                      data_format="NCHW" if self.axis == [1] else "NHWC")
+    mean, variance = nn_impl.moments(inputs, self._reduction_axes(inputs),
+                                     keep_dims=len(self.axis) > 1)
+    return self._normalize(inputs, mean, variance), mean, variance
+
+  def _with_moving_statistics(self, inputs):
+    if self.fused:
+      scale, offset = self._params()
       return nn_impl.fused_batch_norm(inputs, scale, offset, self.moving_mean,
                                       self.moving_variance, epsilon=self.epsilon,
-                                      data_format=data_format, is_training=False)[0]
+                                      data_format="NCHW" if self.axis == [1] else "NHWC",
+                                      is_training=False)[0]
+    return self._normalize(inputs, self.moving_mean, self.moving_variance)
+
+  def _reduction_axes(self, inputs):
+    return [i for i in range(inputs.shape.ndims) if i not in self.axis]
+
+  def _normalize(self, inputs, mean, variance):
     ndims = inputs.shape.ndims
-    reduction_axes = [i for i in range(ndims) if i not in self.axis]
+    reduction_axes = self._reduction_axes(inputs)
     broadcast_shape = [1] * ndims
     broadcast_shape[self.axis[0]] = inputs.shape.as_list()[self.axis[0]]
 
@@ -142,11 +172,6 @@ class BatchNormalization(Layer):
         return array_ops.reshape(v, broadcast_shape)
       return v
 
-    if training:
-      mean, variance = nn_impl.moments(inputs, reduction_axes, keep_dims=len(self.axis) > 1)
-      self._update_moving_stats(mean, variance)
-    else:
-      mean, variance = self.moving_mean, self.moving_variance
     return nn_impl.batch_normalization(inputs, broadcast(mean), broadcast(variance),
                                        broadcast(self.beta), broadcast(self.gamma),
                                        self.epsilon)
