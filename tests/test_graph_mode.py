@@ -480,3 +480,13 @@ def test_graph_def_has_tf_node_attributes_and_variable_edges(tmp_path):
     assert "_output_shapes" not in graph.as_graph_def().node[0].attr
     path = tf.train.write_graph(graph, str(tmp_path), "graph.pbtxt")
     assert 'op: "Placeholder"' in open(path).read()
+
+
+def test_host_operations_read_and_write_the_sessions_variables():
+  with tf.Graph().as_default():
+    v = tf.Variable([3.0, 1.0, 3.0])
+    unique, index = tf.unique(v)  # output shape from values: runs on the host
+    with tf.Session() as sess:
+      sess.run(v.initializer)
+      values, positions = sess.run([unique, index])
+      assert values.tolist() == [3.0, 1.0] and positions.tolist() == [0, 1, 0]

@@ -179,7 +179,7 @@ class _Plan:
     """Runs the post operations on the compiled run's values; the fetched values."""
     count = len(self.compiled_fetches)
     env = graph_build.RunEnv({t._id: v for t, v in zip(self.handed, outputs[count:])})
-    scope = _RunScope({}, self.session)
+    scope = _RunScope(self.session._values, self.session)
     for op in self.post:
       _replay(op, env, scope, counter)
     computed = iter(outputs[:count])
@@ -188,7 +188,7 @@ class _Plan:
 
   def _run_host_sources(self, feeds, counter):
     env = graph_build.RunEnv({t._id: v for t, v in zip(self.fed, feeds)})
-    scope = _RunScope({}, self.session)
+    scope = _RunScope(self.session._values, self.session)
     for op in self.pre:
       _replay(op, env, scope, counter)
     return feeds + [env.value(t) for t in self.fed[len(feeds):]]
