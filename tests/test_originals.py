@@ -39,9 +39,6 @@ ORIGINALS = [  # (test file, tests to run: all when empty)
 
 CONTRIB_EAGER = "tensorflow/contrib/eager/python/"
 NOT_RUN = {
-    # a network named like a variable scope opened later, under a re-entered scope, is not
-    # refused (TF 1.15 raises "or a variable_scope was created with this name")
-    "network_test.py": {"testWrappingInVariableScope"},
     # TF 1.12 only: an iterator over prefetch_to_device raised; TF 1.15 (and we) accept it
     "datasets_test.py": {"testTensorsExplicitPrefetchToDevice"},
 }

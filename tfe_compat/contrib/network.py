@@ -24,11 +24,13 @@ _top_level_scopes = set()  # variable prefixes of the top-level networks of the 
 graph_lib.on_reset_default_graph(_top_level_scopes.clear)
 
 
-def _unique_name(base, uids, avoid):
-  """TF's zero-based unique layer name: `base`, `base_1`, ... skipping names in `avoid`."""
+def _unique_name(key, uids, avoid):
+  """TF's zero-based unique layer name: `base`, `base_1`, ... skipping names in `avoid`;
+  `key` is the base name, or (namespace, base name)."""
+  base = key[1] if isinstance(key, tuple) else key
   while True:
-    number = uids[base]
-    uids[base] += 1
+    number = uids[key]
+    uids[key] += 1
     name = "%s_%d" % (base, number) if number else base
     if name not in avoid:
       return name
@@ -72,6 +74,11 @@ class Network(_KerasNetwork):
     self._scope_name = None
     stack = _ctx.name_stack
     self._init_prefix = stack[-1] if stack else ""
+    # TF holds the scope store's counts as they are now (the live dict, which a re-entered
+    # scope replaces on exit): a scope ever opened in it clashes with this network's name
+    self._counts_on_init = variable_scope.get_variable_scope_store().counts
+    self._init_variable_scope = variable_scope.get_variable_scope()
+    self._init_scope = self._init_variable_scope.name
     self._deferred_restorations = []  # (map_func, {checkpoint name: array}), oldest first
 
   @property
@@ -95,25 +102,48 @@ class Network(_KerasNetwork):
         self._name = _unique_name(self._base_name, parent_network._sub_layer_name_uids,
                                   parent_network._owned_layers)
       else:
-        self._name = backend.unique_object_name(self._base_name)
+        strip = self._init_scope + "/" if self._init_scope else ""
+        avoid = {name[len(strip):] for name in self._counts_on_init if name.startswith(strip)}
+        self._name = _unique_name((self._init_scope, self._base_name),
+                                  backend.get_default_graph_uid_map(), avoid)
     if self._first_parent is None or (self._first_parent and _parent(self) is None):
       self._first_parent = weakref.ref(parent_network) if parent_network else False
 
   def _set_scope(self):
+    """Names this network's variable scope as TF 1.x does: it opens a scope named after the
+    network inside its parent's (or the scope it was created in), and refuses a name that a
+    scope already had (TF's counts when the network was made, or a uniquified scope now)."""
     if self._scope_name is not None:
       return
     parent = _parent(self)
     if parent is None:
       self._finalize_name(False)
-      scope = self._init_prefix + self._name
-      if scope in _top_level_scopes or variable_scope.get_variable_scope_store().counts.get(scope):
-        raise ValueError("A Network named '%s' already exists (or a variable_scope was "
-                         "created with this name). Names must be unique." % (self._name,))
-      _top_level_scopes.add(scope)
-      self._name = scope
+      parent_scope = self._init_variable_scope
     else:
-      scope = parent.scope_name + "/" + self._name
-    self._scope_name = scope
+      parent._set_scope()
+      parent_scope = parent._variable_scope
+    taken = ValueError("A Network named '%s' already exists (or a variable_scope was created "
+                       "with this name). Names must be unique." % (self._name,))
+    with variable_scope.variable_scope(parent_scope) as parent_vs:
+      if parent_vs.name + "/" + self._name in self._counts_on_init:
+        raise taken
+      with variable_scope.variable_scope(None, default_name=self._name) as scope:
+        self._variable_scope = scope
+        prefix, _, suffix = scope.name.rpartition("/")
+    if suffix != self._name:
+      raise taken
+    if parent is not None and prefix != parent.scope_name:
+      raise ValueError("Network variable names must match a nesting of sub-Network names. "
+                       "Expected prefix '%s' from parent network, but got '%s' when attempting "
+                       "to create a variable_scope for Network '%s'. Likely an explicit "
+                       "variable_scope was inserted into the nesting."
+                       % (parent.scope_name, prefix, self._name))
+    if parent is None:
+      if scope.name in _top_level_scopes:
+        raise taken
+      _top_level_scopes.add(scope.name)
+      self._name = scope.name
+    self._scope_name = scope.name
 
   @property
   def weights(self):

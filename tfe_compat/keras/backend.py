@@ -93,6 +93,11 @@ def get_uid(prefix=""):
   return _name_counts[prefix]
 
 
+def get_default_graph_uid_map():
+  """The name counters of the default graph (TF's): prefix, or (namespace, name), -> count."""
+  return _name_counts
+
+
 def unique_object_name(base, zero_based=True):
   """Keras's default layer names: "dense", "dense_1", ... (inputs: "input_1", "input_2")."""
   count = get_uid(base)
