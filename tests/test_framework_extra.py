@@ -240,3 +240,19 @@ def test_small_tf1_names(caplog):
   with tf.experimental.function_executor_type("SINGLE_THREADED_EXECUTOR"):
     assert float(tf.function(lambda a: a * 2)(tf.constant(2.0))) == 4.0
   assert tf.compat.v1.experimental.output_all_intermediates(True) is None
+
+
+def test_layers_take_the_dtype_of_their_first_input_in_tf1_only(monkeypatch):
+  """TF 2.21 + tf-keras after `disable_v2_behavior()`: float64 inputs make float64 layers;
+  with v2 behaviour the layer stays float32 and casts its input."""
+  dense = tf.keras.layers.Dense(2, kernel_initializer="ones")
+  out = dense(tf.ones([1, 3], tf.float64))
+  assert out.dtype == tf.float64 and dense.dtype == "float64"
+  assert dense.kernel.dtype.base_dtype == tf.float64
+  assert tf.keras.layers.Dense(2)(np.ones([1, 3])).dtype == tf.float64
+  assert tf.keras.layers.Dense(2)(np.ones([1, 3], np.float32)).dtype == tf.float32
+  assert tf.keras.layers.Dense(2, dtype="float32")(tf.ones([1, 3], tf.float64)).dtype == \
+      tf.float32
+  monkeypatch.setattr(modes, "_tf2", True)
+  dense = tf.keras.layers.Dense(2)
+  assert dense(tf.ones([1, 3], tf.float64)).dtype == tf.float32 and dense.dtype == "float32"

@@ -416,3 +416,18 @@ def test_register_gradient_takes_new_names_and_refuses_taken_ones_as_tf():
     tf.NotDifferentiable("MatMul")
   with pytest.raises(TypeError, match="op_type must be a string"):
     tf.RegisterGradient(3)
+
+
+def test_output_gradients_of_another_shape():
+  """TF 1.12's Add gradient reshapes a same-size output gradient to the input's shape (its
+  revnet ops_test relies on it); ReluGrad refuses one (InvalidArgumentError in TF 2.21)."""
+  x = tf.ones([2, 3])
+  with tf.GradientTape(persistent=True) as tape:
+    tape.watch(x)
+    y = x + 0.
+    z = tf.nn.relu(x)
+  dy = tf.reshape(tf.range(6.), [3, 2])
+  grad = tape.gradient(y, x, output_gradients=dy)
+  assert grad.shape == (2, 3) and grad.numpy().tolist() == [[0, 1, 2], [3, 4, 5]]
+  with pytest.raises(tf.errors.InvalidArgumentError, match="Incompatible shapes"):
+    tape.gradient(z, x, output_gradients=dy)

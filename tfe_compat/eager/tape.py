@@ -21,6 +21,7 @@ import numpy as np
 from jax._src.interpreters import partial_eval as pe
 
 from tfe_compat.framework import context
+from tfe_compat.framework import errors
 from tfe_compat.framework import graph as graph_lib
 from tfe_compat.framework import ops
 from tfe_compat.ops import gradients_impl
@@ -359,8 +360,23 @@ class GradientTape:
         continue
       kept.append(t)
       cotangents.append(_ones(t._value.shape, t._value.dtype) if g is None
-                        else ops.convert_to_tensor(g, dtype=t.dtype))
+                        else self._output_gradient(t, ops.convert_to_tensor(g, dtype=t.dtype)))
     return kept, cotangents
+
+  def _output_gradient(self, target, grad):
+    """`grad` as the cotangent of `target`. One of another shape and the same size is
+    reshaped where TF's gradient reshapes it (Add, Sub: to the input's shape); elsewhere
+    TF's gradient ops refuse it, and so does this."""
+    shape = target._value.shape
+    if grad._value.shape == shape:
+      return grad
+    producer = next((e[0] for e in self._entries if target._id in e[3]), None)
+    if getattr(producer, "op_name", None) in ("AddV2", "Add", "Sub") and \
+        grad._value.size == target._value.size:
+      return Tensor(grad._value.reshape(shape))
+    raise errors.InvalidArgumentError(
+        None, None, "Incompatible shapes: the output gradient has shape %s, the target %s"
+        % (list(grad._value.shape), list(shape)))
 
   def _gradients(self, targets, cotangents, flat_sources, unconnected, batched=False):
     per_source = [self._source_tensors(s) for s in flat_sources]

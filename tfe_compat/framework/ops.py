@@ -123,6 +123,7 @@ def op(impl=None, *, name=None, jit=True, describe_error=None, differentiable=Tr
     return result
 
   apply.impl = impl
+  impl.op_name = op_name  # what tapes know an op by
   apply.op_name = op_name
   return apply
 

@@ -14,6 +14,7 @@ import numpy as np
 from tfe_compat import variables as variables_lib
 from tfe_compat.framework import context
 from tfe_compat.framework import dtypes
+from tfe_compat.framework import modes
 from tfe_compat.framework import graph as graph_lib
 from tfe_compat.framework import graph_build
 from tfe_compat.framework import ops
@@ -368,11 +369,25 @@ class Layer(Trackable):
     self._checked_shapes = shapes
 
   def __call__(self, inputs, *args, **kwargs):
+    if self._dtype is None and self._dtype_policy is None and not self.built and \
+        not modes.tf2_enabled():
+      self._infer_dtype(inputs)
     if self._autocast_dtype is not None:
       with mixed_precision.autocast(self._autocast_dtype):
         return self._call_in_dtype(self._autocast_dtype, inputs, *args, **kwargs)
     return self._call_in_dtype(self._dtype or dtypes.as_dtype(backend.floatx()), inputs, *args,
                                **kwargs)
+
+  def _infer_dtype(self, inputs):
+    """TF 1.x (without `enable_v2_behavior`): a layer made without a dtype takes the dtype
+    of its first input (tensor or NumPy array) when it is a float: a float64 input makes a
+    float64 layer, where TF 2 would cast the input to float32."""
+    leaves = jax.tree_util.tree_leaves(inputs, is_leaf=_is_leaf)
+    first = leaves[0] if leaves else None
+    if isinstance(first, Tensor) and first.dtype.is_floating:
+      self._dtype = first.dtype.base_dtype
+    elif isinstance(first, np.ndarray) and first.dtype.kind == "f":
+      self._dtype = dtypes.as_dtype(first.dtype)
 
   def _call_in_dtype(self, dtype, inputs, *args, **kwargs):
     if type(inputs) is Tensor:  # the common case, without tree walks
