@@ -47,6 +47,18 @@ def add_variable(graph, var):
   graph.add_to_collections(collections, var)
 
 
+def initialize_from(var, value):
+  """Makes the array `value` the initial value of the graph variable `var`: its new
+  initializer assigns it (TF's `init_from_checkpoint` in graph mode)."""
+  graph = var._graph
+  with graph.as_default(), graph.control_dependencies(None):
+    var._initial_value = graph_build.constant(Tensor(np.asarray(value)))
+    var._initializer_op = graph_build.record_call(
+        _initialize, (var, var._initial_value), op_type="Assign",
+        name=var._handle_name + "/Assign")
+  var._initializer_op.initializes = var
+
+
 def _initialize(var, value):
   state_ops.write(var, value._value)
 

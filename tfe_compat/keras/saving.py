@@ -170,15 +170,17 @@ def _proceed(filepath):
 
 
 def save_weights(model, filepath, overwrite=True, save_format=None):
-  """`Model.save_weights`: a TF-format checkpoint at the prefix `filepath`, or HDF5."""
+  """`Model.save_weights`: a checkpoint at the prefix `filepath` (TF's bundle format with
+  `save_format="tf"` or $TFE_CHECKPOINT_FORMAT=tf, else ours), or HDF5."""
   from tfe_compat.train import checkpoint, checkpoint_io  # pylint: disable=import-outside-toplevel
   filepath = os.fspath(filepath)
+  storage = None  # our default storage, unless TF's format is asked for by name
   if save_format is None:
     save_format = "h5" if _is_hdf5(filepath) else "tf"
   else:
     user_format = save_format.lower().strip()
     if user_format in ("tensorflow", "tf"):
-      save_format = "tf"
+      save_format = storage = "tf"
     elif user_format in ("hdf5", "h5", "keras"):
       save_format = "h5"
     else:
@@ -197,7 +199,7 @@ def save_weights(model, filepath, overwrite=True, save_format=None):
     return
   if not overwrite and checkpoint_io.exists(filepath) and not _proceed(filepath + ".index"):
     return
-  checkpoint.write(model, filepath)
+  checkpoint.write(model, filepath, format=storage)
 
 
 def load_weights(model, filepath, by_name=False):

@@ -19,6 +19,7 @@ and non-slot creation) are wrapped on the instance, and attribute assignment on 
 Checkpointable is watched; each new variable takes its value as soon as it is created.
 """
 import collections
+import logging
 import os
 import weakref
 
@@ -36,8 +37,12 @@ from tfe_compat.framework.api import export
 from tfe_compat.framework import trackable
 from tfe_compat.framework.trackable import Trackable
 from tfe_compat.train import checkpoint_io
+from tfe_compat.train import tf_bundle
+from tfe_compat.train import tf_object_graph
 from tfe_compat.train import keras_optimizers
 from tfe_compat.train import optimizer_base
+
+_log = logging.getLogger("tensorflow")
 
 
 # ---- Trackable base classes and data structures ----
@@ -291,14 +296,26 @@ _pending = weakref.WeakKeyDictionary()  # owner -> [(_Restoration, owner path)]
 class _Restoration:
   """The values of one `restore()` call that have not been assigned yet."""
 
-  def __init__(self, save_path, entries, root):
+  def __init__(self, save_path, entries, root, stored=None):
     self.save_path = save_path
     self.entries = entries            # key -> (DType, shape), everything in the checkpoint
     self.values = {}                  # key -> np.ndarray, until assigned
     self.unused = set(entries)        # keys not assigned yet
+    self._aliases = collections.defaultdict(list)  # keys of one stored value (TF's graph)
+    for key, stored_key in (stored or {}).items():
+      self._aliases[stored_key].append(key)
+    self._stored = stored or {}
     self.known = {}                   # variable _id -> path
     self.root = weakref.ref(root)
     self.graph_assignments = []       # (graph variable, value), for run_restore_ops
+
+  def consume(self, key):
+    """`key` was assigned, and so were the other paths to the same stored value."""
+    stored = self._stored.get(key)
+    for alias in self._aliases[stored] if stored is not None else (key,):
+      self.unused.discard(alias)
+      if alias != key:
+        self.values.pop(alias, None)
 
   def unused_under(self, path):
     start = path + "/" if path else ""
@@ -331,13 +348,13 @@ def _match(restoration, obj, path, extra=()):
       restoration.graph_assignments.append((variable, restoration.values.pop(key)))
     else:  # the loaded arrays are private: let JAX use their memory instead of copying it
       variable.assign(jax.device_put(restoration.values.pop(key), may_alias=True))
-    restoration.unused.discard(key)
+    restoration.consume(key)
   for object_path, owner in objects:
     for name in owner._checkpoint_values() if _is_owner(owner) else ():  # pylint: disable=protected-access
       key = _join(object_path, name)
       if key in restoration.unused:
         owner._checkpoint_restore_value(name, restoration.values.pop(key))  # pylint: disable=protected-access
-        restoration.unused.discard(key)
+        restoration.consume(key)
   prefixes = set()
   for key in restoration.unused:
     parts = key.split("/")
@@ -419,14 +436,37 @@ def restore(root, save_path):
   """Restores the checkpoint `save_path` into the graph of `root`; returns the status."""
   save_path = os.fspath(save_path)
   entries, load = checkpoint_io.read(save_path)
-  restoration = _Restoration(save_path, entries, root)
   found, objects = _walk(root, "", {})
+  stored, name_based = None, False
+  if tf_object_graph.GRAPH_KEY in entries:
+    entries, load, stored = tf_object_graph.by_path(entries, load)
+  elif tf_bundle.is_bundle(save_path):  # TF's name-based checkpoint: matched by name, as TF
+    _log.warning(_NAME_BASED_WARNING)
+    entries, load = _by_variable_name(found, entries, load)
+    name_based = True
+  restoration = _Restoration(save_path, entries, root, stored)
   if _create_optimizer_state(objects, entries):
     found, objects = _walk(root, "", {})
   _check(entries, [(k, v) for k, v in found.items() if k in entries])
   restoration.values = load()
   _match(restoration, root, "")
-  return CheckpointLoadStatus(restoration)
+  return (NameBasedSaverStatus if name_based else CheckpointLoadStatus)(restoration)
+
+
+_NAME_BASED_WARNING = (
+    "Restoring a name-based tf.train.Saver checkpoint using the object-based restore API. "
+    "This mode uses global names to match variables, and so is somewhat fragile. Prefer "
+    "re-encoding training checkpoints in the object-based format: run save() on the "
+    "object-based saver (the same one this message is coming from) and use that checkpoint "
+    "in the future.")
+
+
+def _by_variable_name(found, entries, load):
+  """`(entries, load)` of a name-based checkpoint keyed by the paths of the variables in
+  `found` ({path: variable}) whose names it has."""
+  names = {path: var.name.rpartition(":")[0] or var.name for path, var in found.items()}
+  return checkpoint_io.rekeyed(entries, load, {path: name for path, name in names.items()
+                                               if name in entries})
 
 
 class CheckpointLoadStatus:
@@ -484,6 +524,23 @@ class CheckpointLoadStatus:
     executing eagerly (values are assigned as variables exist)."""
     _initialize(self._restoration.root(), session)
     self.run_restore_ops(session)
+
+
+class NameBasedSaverStatus(CheckpointLoadStatus):
+  """What restoring TF's name-based checkpoint returns: variables were matched by name, so
+  every check is one: each variable (but the save counter) found its name (TF's rule)."""
+
+  def assert_consumed(self):
+    root = self._restoration.root()
+    found, _ = _walk(root, "", {}) if root is not None else ({}, [])
+    missing = [v for k, v in found.items() if k not in self._restoration.entries
+               and k != "save_counter"]
+    if missing:
+      raise AssertionError("Some objects had attributes which were not restored:%s" % "".join(
+          "\n    %s: ['VARIABLE_VALUE']" % (v,) for v in missing))
+    return self
+
+  assert_existing_objects_matched = assert_nontrivial_match = assert_consumed
 
 
 class InitializationOnlyStatus:
@@ -560,7 +617,7 @@ class Checkpoint(AutoTrackable):
 
   def write(self, file_prefix, session=None):
     """Writes a checkpoint at exactly `file_prefix`; returns it."""
-    return checkpoint_io.write(file_prefix, *_gather(self, session))
+    return _write(self, file_prefix, session)
 
   def save(self, file_prefix, session=None):
     """Writes `<file_prefix>-<save_counter>` and records it in the `checkpoint` file."""
@@ -588,10 +645,19 @@ class Checkpoint(AutoTrackable):
   read = restore
 
 
-def write(root, file_prefix):
+def _write(root, file_prefix, session=None, format=None):  # pylint: disable=redefined-builtin
+  """Writes every value reachable from `root` at `file_prefix`, in our format or TF's."""
+  values, names = _gather(root, session)
+  format = format or checkpoint_io.checkpoint_format()
+  if format == "tf":
+    values = tf_object_graph.to_tf(values, names)
+  return checkpoint_io.write(file_prefix, values, names, format)
+
+
+def write(root, file_prefix, format=None):  # pylint: disable=redefined-builtin
   """Writes every variable reachable from `root` as a checkpoint at `file_prefix` and
   records it in the directory's `checkpoint` state file (Keras's `save_weights`)."""
-  checkpoint_io.write(file_prefix, *_gather(root))
+  _write(root, file_prefix, format=format)
   checkpoint_io.update_checkpoint_state(os.path.dirname(file_prefix), file_prefix,
                                         [file_prefix])
 

@@ -37,6 +37,7 @@ from tfe_compat.framework import dtypes
 from tfe_compat.framework import errors
 from tfe_compat.framework.api import export
 from tfe_compat.ops import gfile
+from tfe_compat.train import tf_bundle
 
 _log = logging.getLogger("tensorflow")
 _FORMAT = "tfe_compat-orbax-1"
@@ -115,11 +116,13 @@ def _split(prefix):
 
 
 def _data_dirs(prefix):
+  """The data of checkpoint `prefix`: orbax directories, and TF's shard files."""
   directory, base = _split(prefix)
   if not os.path.isdir(directory):
     return []
   return [os.path.join(directory, name) for name in os.listdir(directory)
-          if name.startswith(base + ".orbax-")]
+          if name.startswith(base + ".orbax-") or re.fullmatch(
+              re.escape(base) + r"\.data-\d{5}-of-\d{5}", name)]
 
 
 def _check_storable(key, array):
@@ -127,12 +130,27 @@ def _check_storable(key, array):
     raise NotImplementedError("tfe_compat cannot checkpoint the string variable %r." % key)
 
 
-def write(prefix, values, names=None):
+def checkpoint_format():
+  """"orbax" (our format, the default) or "tf" (TF's bundle): $TFE_CHECKPOINT_FORMAT."""
+  name = os.environ.get("TFE_CHECKPOINT_FORMAT", "orbax").lower()
+  if name not in ("orbax", "tf"):
+    raise ValueError("TFE_CHECKPOINT_FORMAT must be 'orbax' or 'tf', not %r" % name)
+  return name
+
+
+def write(prefix, values, names=None, format=None):  # pylint: disable=redefined-builtin
   """Writes `values` ({key: np.ndarray}, ordered) as the checkpoint `prefix`, atomically;
-  `names` ({key: variable name}) are kept in the index for `object_metadata`."""
+  `names` ({key: variable name}) are kept in the index for `object_metadata`. In TF's
+  format (`format` "tf", default `checkpoint_format()`) `values` are stored as given."""
   prefix = _local(prefix)
   directory, base = _split(prefix)
   os.makedirs(directory, exist_ok=True)
+  if (format or checkpoint_format()) == "tf":
+    old = _data_dirs(prefix)
+    tf_bundle.write(prefix, {k: np.asarray(v) for k, v in values.items()})
+    for path in set(old) - set(_data_dirs(prefix)) | {p for p in old if ".orbax-" in p}:
+      _delete(path)
+    return prefix
   keys = list(values)
   arrays = [np.asarray(values[k]) for k in keys]
   for key, array in zip(keys, arrays):
@@ -155,14 +173,18 @@ def write(prefix, values, names=None):
     os.replace(temporary, prefix + ".index")  # the commit point
   except BaseException:
     for path in [temporary] + [p for p in _data_dirs(prefix) if p not in old]:
-      if os.path.isdir(path):
-        shutil.rmtree(path, ignore_errors=True)
-      elif os.path.exists(path):
-        os.remove(path)
+      _delete(path)
     raise
   for path in old:
-    shutil.rmtree(path, ignore_errors=True)
+    _delete(path)
   return prefix
+
+
+def _delete(path):
+  if os.path.isdir(path):
+    shutil.rmtree(path, ignore_errors=True)
+  elif os.path.exists(path):
+    os.remove(path)
 
 
 def _not_found(prefix):
@@ -177,7 +199,8 @@ def _data_loss(prefix, reason):
 
 
 def read_index(prefix):
-  """{key: (DType, shape tuple)} of the checkpoint `prefix`, in storage order.
+  """({key: (DType, shape tuple)} of the checkpoint `prefix` in storage order, the name of
+  its orbax data directory); for TF's format, TF's keys and None.
 
   Raises NotFoundError when there is no checkpoint there, DataLossError when it is corrupt.
   """
@@ -185,6 +208,9 @@ def read_index(prefix):
   path = prefix + ".index"
   if not os.path.isfile(path):
     raise _not_found(prefix)
+  if tf_bundle.is_bundle(prefix):
+    return {k: (dtypes.as_dtype(d), tuple(shape))
+            for k, (d, shape) in tf_bundle.read_entries(prefix).items()}, None
   try:
     with open(path) as f:
       index = json.load(f)
@@ -200,6 +226,8 @@ def read_index(prefix):
 def read_names(prefix):
   """{key: variable name} recorded by `write` (object-based checkpoints)."""
   read_index(prefix)  # fails as reading does
+  if tf_bundle.is_bundle(_local(prefix)):
+    return {}
   with open(_local(prefix) + ".index") as f:
     return json.load(f).get("names", {})
 
@@ -244,10 +272,15 @@ def _read_arrays(path, count):
 
 
 def read(prefix):
-  """({key: (DType, shape)}, loader): `loader()` returns {key: np.ndarray}."""
+  """({key: (DType, shape)}, loader): `loader(keys=None)` returns {key: np.ndarray} of
+  `keys` (all by default). Reads our format and TF's (tf_bundle.py)."""
   entries, data = read_index(prefix)
+  if tf_bundle.is_bundle(_local(prefix)):
+    return entries, lambda keys=None: tf_bundle.read(_local(prefix), keys)
 
-  def load():
+  def load(keys=None):
+    if keys is not None:
+      return {k: v for k, v in load().items() if k in set(keys)}
     if data is None:
       return {}
     path = os.path.abspath(os.path.join(_split(prefix)[0], data))
@@ -270,6 +303,17 @@ def read(prefix):
   return entries, load
 
 
+def rekeyed(entries, load, keys):
+  """`(entries, load)` of `read` under new keys: `keys` maps each new key to a stored key."""
+
+  def load_rekeyed(wanted=None):
+    wanted = list(keys) if wanted is None else wanted
+    values = load(sorted({keys[k] for k in wanted}))
+    return {k: values[keys[k]] for k in wanted}
+
+  return {k: entries[stored] for k, stored in keys.items()}, load_rekeyed
+
+
 def exists(prefix):
   return os.path.isfile(_local(prefix) + ".index")
 
@@ -277,7 +321,7 @@ def exists(prefix):
 def remove(prefix):
   """Deletes the checkpoint `prefix` (its index and data) if it exists."""
   for path in _data_dirs(prefix):
-    shutil.rmtree(path, ignore_errors=True)
+    _delete(path)
   if exists(prefix):
     os.remove(_local(prefix) + ".index")
 
@@ -469,9 +513,18 @@ class CheckpointReader:
     return tensor_str in self._entries
 
   def get_tensor(self, tensor_str):
-    """The NumPy value saved under `tensor_str` (all values are read once, on first use)."""
+    """The NumPy value saved under `tensor_str`."""
     if tensor_str not in self._entries:
       raise errors.NotFoundError(None, None, "Key %s not found in checkpoint" % tensor_str)
     if self._values is None:
-      self._values = self._load()
+      self._values = {}
+    if tensor_str not in self._values:
+      self._values.update(self._load([tensor_str]))
     return self._values[tensor_str]
+
+  def debug_string(self):
+    """TF's listing: "key (DT_FLOAT) [5,3]" per line, sorted by key (bytes)."""
+    from tensorboardX.proto import types_pb2  # pylint: disable=import-outside-toplevel
+    return "".join("%s (%s) [%s]\n" % (key, types_pb2.DataType.Name(dtype.as_datatype_enum),
+                                       ",".join(map(str, shape)))
+                   for key, (dtype, shape) in sorted(self._entries.items())).encode()

@@ -10,6 +10,7 @@ import collections
 import logging
 import time
 
+from tfe_compat import graph_variables
 from tfe_compat import variables
 from tfe_compat.losses import GraphKeys
 from tfe_compat.framework import context
@@ -67,7 +68,10 @@ def _is_variable(x):
 
 
 def _store_variables():
-  """{name: Variable} of the current EagerVariableStore (empty outside one)."""
+  """{name: Variable} of `tf.get_variable`: the graph's being built, or the current
+  EagerVariableStore's (empty outside one)."""
+  if graph.building() is not None:
+    return graph.building()._variable_store  # pylint: disable=protected-access
   stores = context.ctx.variable_stores
   return stores[-1] if stores else {}
 
@@ -82,7 +86,10 @@ def _assign(var, reader, tensor_name):
     raise errors.invalid_argument(
         "tensor_name = %s; expected dtype %s does not equal original dtype %s [Op:RestoreV2]"
         % (tensor_name, ops.tf_type_name(var.dtype.base_dtype), ops.tf_type_name(saved)))
-  var.assign(reader.get_tensor(tensor_name))
+  if var._graph is not None:  # pylint: disable=protected-access
+    graph_variables.initialize_from(var, reader.get_tensor(tensor_name))
+  else:
+    var.assign(reader.get_tensor(tensor_name))
 
 
 @export("train.init_from_checkpoint")
