@@ -1,7 +1,10 @@
-"""Save and restore of a ~100 MB model with tf.train.Checkpoint against numpy.save/np.load.
+"""Save and restore of a ~100 MB model with tf.train.Checkpoint against numpy.save/np.load,
+and restoring a 200 MB checkpoint in TensorFlow's format.
 
-Run: python benchmarks/checkpoint.py   (prints one table; ratios are measured in this run)
-Target (issue 5): save and restore <= 2x numpy.save / np.load of the same arrays.
+Run: python benchmarks/checkpoint.py   (prints two tables; ratios are measured in this run)
+Targets: save and restore <= 2x numpy.save / np.load of the same arrays (issue 5); restoring
+a 200 MB TF-format checkpoint <= 1.5x np.load of one .npy per variable, peak memory (NumPy
+allocations, tracemalloc) <= 1.5x the checkpoint's size (issue 15).
 
 The model is 25 float32 variables of 1M elements. "restore" assigns the values to the
 existing variables; it is compared with np.load alone and with np.load + assign. For reference, the last row saves the same
@@ -12,6 +15,7 @@ import os
 import shutil
 import tempfile
 import time
+import tracemalloc
 
 import numpy as np
 
@@ -77,5 +81,41 @@ def main():
     shutil.rmtree(root, ignore_errors=True)
 
 
+def tf_format(n_variables=50):
+  """Restore of a TF-format checkpoint (written with TFE_CHECKPOINT_FORMAT=tf) against
+  np.load of the same arrays, and the restore's peak NumPy memory."""
+  rng = np.random.default_rng(1)
+  arrays = [rng.standard_normal(SIZE).astype(np.float32) for _ in range(n_variables)]
+  variables = {"v%02d" % i: tf.Variable(a) for i, a in enumerate(arrays)}
+  ckpt = tf.train.Checkpoint(**variables)
+  root = tempfile.mkdtemp()
+  try:
+    npy_dir, prefix = os.path.join(root, "npy"), os.path.join(root, "tf", "model")
+    os.makedirs(npy_dir)
+    for i, a in enumerate(arrays):
+      np.save(os.path.join(npy_dir, "%02d.npy" % i), a)
+    os.environ["TFE_CHECKPOINT_FORMAT"] = "tf"
+    try:
+      ckpt.write(prefix)
+    finally:
+      del os.environ["TFE_CHECKPOINT_FORMAT"]
+    size = sum(a.nbytes for a in arrays)
+    t_np = best_of(lambda: [np.load(os.path.join(npy_dir, "%02d.npy" % i))
+                            for i in range(n_variables)])
+    t_restore = best_of(lambda: ckpt.restore(prefix))
+    tracemalloc.start()
+    ckpt.restore(prefix)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    print("\n%.0f MB TF-format checkpoint, %d float32 variables" % (size / 1e6, n_variables))
+    print("%-34s %8.1fms %8.1fms %7.2fx" % ("restore (TF format) vs np.load", t_restore * 1e3,
+                                          t_np * 1e3, t_restore / t_np))
+    print("%-34s %8.0fMB %8.0fMB %7.2fx" % ("peak NumPy memory vs its size", peak / 1e6,
+                                          size / 1e6, peak / size))
+  finally:
+    shutil.rmtree(root, ignore_errors=True)
+
+
 if __name__ == "__main__":
   main()
+  tf_format()

@@ -71,9 +71,17 @@ _NUMPY_DTYPES = {
 _TF_DTYPES = {np.dtype(v): k for k, v in _NUMPY_DTYPES.items() if k != _STRING}
 
 
+_CRC_CHUNK = 1 << 22  # bytes copied at a time for google_crc32c (it takes bytes only)
+
+
 def _masked_crc32c(data, crc=0):
-  """TF's crc32c::Mask of the CRC32C of `data` (extending `crc`)."""
-  crc = google_crc32c.extend(crc, bytes(data))
+  """TF's crc32c::Mask of the CRC32C of `data` (any buffer; extending `crc`)."""
+  if isinstance(data, bytes):
+    crc = google_crc32c.extend(crc, data)
+  else:
+    view = memoryview(data).cast("B")
+    for start in range(0, len(view), _CRC_CHUNK):
+      crc = google_crc32c.extend(crc, bytes(view[start:start + _CRC_CHUNK]))
   return (((crc >> 15) | (crc << 17)) + 0xa282ead8) & 0xffffffff
 
 
@@ -345,8 +353,9 @@ class _DataFiles:
   def __init__(self, prefix, num_shards):
     self.prefix, self.num_shards, self.files = prefix, num_shards, {}
 
-  def read(self, entry, key):
-    """The `size` bytes at `offset` of shard `shard_id`."""
+  def read(self, entry, key, out=None):
+    """The `size` bytes at `offset` of shard `shard_id` (read into the uint8 array `out`,
+    when given, and returned as it)."""
     if not 0 <= entry.shard_id < self.num_shards:
       raise errors.DataLossError(None, None, "Invalid shard id %d of key %s"
                                  % (entry.shard_id, _tensor_name(key)))
@@ -358,8 +367,12 @@ class _DataFiles:
         raise errors.NotFoundError(None, None, "%s; No such file or directory" % path) from None
     f = self.files[entry.shard_id]
     f.seek(entry.offset)
-    data = f.read(entry.size)
-    if len(data) != entry.size:
+    if out is None:
+      data = f.read(entry.size)
+      size = len(data)
+    else:
+      data, size = out, f.readinto(out)
+    if size != entry.size:
       raise errors.DataLossError(None, None, "%s is truncated: key %s needs bytes [%d, %d)"
                                  % (f.name, _tensor_name(key), entry.offset,
                                     entry.offset + entry.size))
@@ -412,13 +425,13 @@ def _read_value(files, entry, key):
     raise errors.DataLossError(None, None, "Invalid size in bundle entry: key %s; stored "
                                "size %d; expected size %d"
                                % (_tensor_name(key), entry.size, count * dtype.itemsize))
-  data = files.read(entry, key)
   if entry.dtype == _STRING:
-    values, crc = _decode_strings(data, count, key)
-  else:
-    values, crc = np.frombuffer(data, dtype.newbyteorder("<")), _masked_crc32c(data)
+    values, crc = _decode_strings(files.read(entry, key), count, key)
+  else:  # read in place: no second copy of a large tensor
+    values = np.empty(count, dtype.newbyteorder("<"))
+    crc = _masked_crc32c(files.read(entry, key, values.view(np.uint8)))
   _check_crc(entry, crc)
-  return values.astype(dtype).reshape(shape)
+  return values.astype(dtype, copy=False).reshape(shape)
 
 
 def _read_partitioned(files, entries, entry, key):
