@@ -108,6 +108,12 @@ def test_graph_program_restores_a_tf_saver_checkpoint():
   np.testing.assert_array_equal(values[0], expected["dense/kernel"])
   np.testing.assert_array_equal(values[1], expected["dense/bias"])
   assert values[2] == 7 and values[0].dtype == np.float32
+  with tf.Graph().as_default():
+    tf.get_variable("dense/kernel", [3, 2])
+    with tf.Session() as sess:
+      with pytest.raises(tf.errors.InvalidArgumentError, match=r"Assign requires shapes of "
+                         r"both tensors to match. lhs shape= \[3,2\] rhs shape= \[2,3\]"):
+        tf.train.Saver().restore(sess, tf.train.latest_checkpoint(directory))
 
 
 def test_name_based_checkpoint_through_tf_train_checkpoint_matches_by_name():
@@ -155,6 +161,8 @@ def test_inspection_apis_read_tf_checkpoints():
       ("dense/bias", [3]), ("dense/kernel", [2, 3]), ("global_step", [])]
   np.testing.assert_array_equal(tf.train.load_variable(prefix, "dense/bias"),
                                 _expected("graph_saver")["dense/bias"])
+  assert tf.contrib.framework.list_variables(prefix) == tf.train.list_variables(prefix)
+  assert tf.contrib.framework.load_checkpoint(prefix).get_tensor("global_step") == 7
   joined = tf.train.load_variable(os.path.join(GOLDEN, "partitioned", "model"), "embedding")
   assert joined.shape == (10, 3) and joined[9].tolist() == [27.0, 28.0, 29.0]
 
@@ -251,3 +259,18 @@ def test_inspect_and_convert_commands(tmp_path):
   failed = subprocess.run(command + ["inspect", str(tmp_path / "nothing")],
                           capture_output=True, text=True, check=False)
   assert failed.returncode == 1 and failed.stderr.startswith("NotFoundError: ")
+
+
+def test_checkpoint_manager_keeps_and_deletes_tf_format_checkpoints(tmp_path, monkeypatch):
+  monkeypatch.setenv("TFE_CHECKPOINT_FORMAT", "tf")
+  v = tf.Variable(1.0)
+  manager = tf.train.CheckpointManager(tf.train.Checkpoint(v=v), str(tmp_path), max_to_keep=1)
+  first = manager.save()
+  v.assign(2.0)
+  second = manager.save()
+  assert sorted(os.listdir(tmp_path)) == ["checkpoint", "ckpt-2.data-00000-of-00001",
+                                          "ckpt-2.index"]
+  assert not tf.train.checkpoint_exists(first) and manager.latest_checkpoint == second
+  v.assign(0.0)
+  tf.train.Checkpoint(v=v).restore(second).assert_consumed()
+  assert v.numpy() == 2.0

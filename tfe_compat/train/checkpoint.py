@@ -331,6 +331,11 @@ def _check(entries, pairs):
           "tensor_name = %s; expected dtype %s does not equal original dtype %s "
           "[Op:RestoreV2]" % (key, ops.tf_type_name(variable.dtype), ops.tf_type_name(dtype)))
     if not variable.shape.is_compatible_with(shape):
+      if variable._graph is not None:  # TF 1.x graphs: the restoring Assign op refuses it
+        raise errors.invalid_argument(
+            "Assign requires shapes of both tensors to match. lhs shape= [%s] rhs shape= [%s]"
+            % (",".join(str(d) for d in variable.shape.as_list()),
+               ",".join(str(d) for d in shape)))
       raise ValueError("Received incompatible tensor with shape %s when attempting to restore "
                        "variable with shape %s and name %s (checkpoint key %r)."
                        % (tensor_shape.TensorShape(shape), variable.shape, variable.name, key))

@@ -477,14 +477,14 @@ def _resolve(ckpt_dir_or_file):
   return path
 
 
-@export("train.list_variables")
+@export("train.list_variables", "contrib.framework.list_variables")
 def list_variables(ckpt_dir_or_file):
   """[(key, shape list)] of the values in a checkpoint (a prefix or a directory), sorted."""
   entries, _ = read_index(_resolve(ckpt_dir_or_file))
   return sorted((k, list(shape)) for k, (_, shape) in entries.items())
 
 
-@export("train.load_variable")
+@export("train.load_variable", "contrib.framework.load_variable")
 def load_variable(ckpt_dir_or_file, name):
   """The NumPy value saved under `name` in a checkpoint."""
   prefix = _resolve(ckpt_dir_or_file)
@@ -494,7 +494,8 @@ def load_variable(ckpt_dir_or_file, name):
   return load()[name]
 
 
-@export("train.NewCheckpointReader", "train.load_checkpoint")
+@export("train.NewCheckpointReader", "train.load_checkpoint",
+        "contrib.framework.load_checkpoint")
 class CheckpointReader:
   """`tf.train.load_checkpoint(path)`: a checkpoint's keys, shapes, dtypes and values."""
 

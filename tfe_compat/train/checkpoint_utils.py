@@ -92,7 +92,7 @@ def _assign(var, reader, tensor_name):
     var.assign(reader.get_tensor(tensor_name))
 
 
-@export("train.init_from_checkpoint")
+@export("train.init_from_checkpoint", "contrib.framework.init_from_checkpoint")
 def init_from_checkpoint(ckpt_dir_or_file, assignment_map):
   """Assigns variables their values in a checkpoint, by `assignment_map`
   {name in the checkpoint: Variable, variable name, or scope}:
