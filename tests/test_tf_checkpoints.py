@@ -274,3 +274,17 @@ def test_checkpoint_manager_keeps_and_deletes_tf_format_checkpoints(tmp_path, mo
   v.assign(0.0)
   tf.train.Checkpoint(v=v).restore(second).assert_consumed()
   assert v.numpy() == 2.0
+
+
+def test_graph_program_restores_a_tf_object_based_checkpoint():
+  with tf.Graph().as_default():
+    model = TwoDense()
+    model(tf.placeholder(tf.float32, [None, 4]))
+    status = tf.train.Checkpoint(model=model).restore(
+        os.path.join(GOLDEN, "object_keras_legacy_adam", "ckpt-1"))
+    with tf.Session() as sess:
+      status.initialize_or_restore(sess)
+      kernel = sess.run(model.hidden.kernel)
+    status.expect_partial()
+  np.testing.assert_array_equal(
+      kernel, _expected("object_keras_legacy_adam")[_value("model/hidden/kernel")])
