@@ -1,5 +1,6 @@
 """Math ops, reductions and Tensor operators against golden values from TensorFlow."""
 import inspect
+import re
 
 import numpy as np
 import pytest
@@ -713,3 +714,42 @@ def test_xlog1py_and_erfcinv():
   inverse = tf.math.erfcinv([0.5, 1.0, 1.5])
   assert inverse.dtype == tf.float32
   np.testing.assert_allclose(inverse.numpy(), [0.4769363, 0., -0.4769363], atol=1e-6)
+
+
+@pytest.mark.parametrize("call, error, message", [
+    (lambda x, z: tf.math.floordiv(x, z), tf.errors.InvalidArgumentError,
+     "Integer division by zero [Op:FloorDiv]"),
+    (lambda x, z: x // z, tf.errors.InvalidArgumentError, "Integer division by zero [Op:FloorDiv]"),
+    (lambda x, z: x % z, tf.errors.InvalidArgumentError, "Integer division by zero [Op:FloorMod]"),
+    (lambda x, z: tf.div(x, z), tf.errors.InvalidArgumentError,
+     "Integer division by zero [Op:FloorDiv]"),
+    (lambda x, z: tf.truncatediv(x, z), tf.errors.InternalError,
+     "Unexpected error in binary operator (only integer div and mod ops should have errors) "
+     "[Op:TruncateDiv]"),
+    (lambda x, z: tf.truncatemod(x, z), tf.errors.InternalError,
+     "Unexpected error in binary operator (only integer div and mod ops should have errors) "
+     "[Op:TruncateMod]"),
+    (lambda x, z: tf.pow(x, z - 1), tf.errors.InvalidArgumentError,
+     "Integers to negative integer powers are not allowed [Op:Pow]"),
+])
+def test_integer_division_by_zero_raises_as_tf(call, error, message, capfd):
+  """TF 2.21's types and messages; eagerly, in tf.function (no callback traceback printed)
+  and in a graph run (the op's node named)."""
+  x, z = tf.constant([7, -7]), tf.constant([0, 2])
+  with pytest.raises(error) as raised:
+    call(x, z)
+  assert raised.value.message == message
+  traced = tf.function(call)
+  assert traced(x, tf.constant([1, 2])).numpy().tolist() == call(x, tf.constant([1, 2])).numpy(
+      ).tolist()
+  with pytest.raises(error) as raised:
+    traced(x, z)
+  assert raised.value.message.startswith(message)
+  assert "callback failed" not in capfd.readouterr().err
+  with tf.Graph().as_default():
+    divisor = tf.placeholder(tf.int32, [2])
+    result = call(tf.constant([7, -7]), divisor)
+    with tf.Session() as sess:
+      with pytest.raises(error, match=re.escape(message)):
+        sess.run(result, {divisor: [0, 2]})
+  assert tf.math.divide(x, z).numpy().tolist() == [np.inf, -3.5]  # true division: no error

@@ -5,6 +5,7 @@ Both go through `jax.debug.callback`: eagerly it runs at once; inside a traced f
 (only when the enclosing traced `tf.cond` branch is taken).
 """
 import collections
+import logging
 import pprint
 import sys
 import threading
@@ -154,6 +155,17 @@ def stage(tensors, emit):
 
 
 _staged = threading.local()
+
+
+class _QuietStagedFailures(logging.Filter):
+  """JAX logs every exception a debug callback raises; a failed TF check (an OpError) is
+  raised to the caller instead, so its log record (and traceback) is dropped."""
+
+  def filter(self, record):
+    return not (record.exc_info and isinstance(record.exc_info[1], errors.OpError))
+
+
+logging.getLogger("jax._src.debugging").addFilter(_QuietStagedFailures())
 
 
 def staged_failure(runtime_error):

@@ -12,7 +12,7 @@ import numpy as np
 from jax import lax
 from jax.scipy import special
 
-from tfe_compat.framework import dispatch, dtypes, errors
+from tfe_compat.framework import context, dispatch, dtypes, errors
 from tfe_compat.framework.api import export
 from tfe_compat.framework.ops import broadcast_error, convert_matching, convert_to_tensor, op
 from tfe_compat.framework import tensor as tensor_lib
@@ -121,7 +121,42 @@ def _unary(op_name, compute, allowed, *names, differentiable=True):
   return _named(dispatch.handles_dispatch(unary), op_name, names)
 
 
-def _binary(op_name, compute, allowed, *names, strings=None, differentiable=True):
+def _check_values(tensor, valid, error):
+  """Raises `error()` unless `valid(array)` for the value of `tensor`: at once when it is
+  known, else when the compiled computation runs (a staged check, as tf.Assert)."""
+  if getattr(context.ctx.graph_env, "abstract", False):
+    return  # a graph being built: its runs check
+  value = tensor._value
+  if not isinstance(value, jax.core.Tracer):
+    if not valid(np.asarray(value)):
+      raise error()
+    return
+
+  def check(arrays):
+    if not valid(arrays[0]):
+      raise error()
+  from tfe_compat.ops import logging_ops  # pylint: disable=import-outside-toplevel
+  logging_ops.stage([tensor], check)
+
+
+def _integer_divisor(op_name, error=errors.invalid_argument,
+                     message="Integer division by zero"):
+  """TF's check of an integer divisor: none may be zero."""
+  def check(x, y):
+    if jnp.issubdtype(y._value.dtype, jnp.integer):
+      _check_values(y, lambda v: not (v == 0).any(),
+                    lambda: error("%s [Op:%s]" % (message, op_name)))
+  return check
+
+
+def _integer_exponent(x, y):
+  """TF's Pow: integers to negative integer powers are not allowed."""
+  if jnp.issubdtype(x._value.dtype, jnp.integer):
+    _check_values(y, lambda v: not (v < 0).any(), lambda: errors.invalid_argument(
+        "Integers to negative integer powers are not allowed [Op:Pow]"))
+
+
+def _binary(op_name, compute, allowed, *names, strings=None, differentiable=True, check=None):
   def checked(x, y):
     require(x.dtype == y.dtype and x.dtype in allowed)
     return compute(x, y)
@@ -134,6 +169,8 @@ def _binary(op_name, compute, allowed, *names, strings=None, differentiable=True
         x, y = convert_matching(x, y, op_name=op_name)
       except (TypeError, ValueError):
         return dispatch.dispatch_or_raise(binary, (x, y), {"name": name})
+    if check is not None:
+      check(x, y)
     try:
       return impl(x, y)
     except errors.InvalidArgumentError:
@@ -283,13 +320,17 @@ subtract = _binary("Sub", jnp.subtract, NUMERIC, "math.subtract", "subtract")
 multiply = _binary("Mul", jnp.multiply, NUMERIC, "math.multiply", "multiply")
 realdiv = _binary("RealDiv", _int_aware(lax.div, jnp.true_divide), NUMERIC, "realdiv")
 floordiv = _binary("FloorDiv", jnp.floor_divide, REAL, "math.floordiv", "floordiv", "floor_div",
-                   differentiable=False)
+                   differentiable=False, check=_integer_divisor("FloorDiv"))
 floormod = _binary("FloorMod", jnp.remainder, REAL, "math.floormod", "floormod", "math.mod",
-                   "mod")
+                   "mod", check=_integer_divisor("FloorMod"))
+_TRUNCATE_ERROR = dict(error=lambda m: errors.InternalError(None, None, m), message="Unexpected error in binary operator "
+                       "(only integer div and mod ops should have errors)")  # TF 2.21's
 truncatediv = _binary("TruncateDiv", _int_aware(lax.div, lambda x, y: jnp.trunc(x / y)), REAL,
-                      "truncatediv", differentiable=False)
-truncatemod = _binary("TruncateMod", lax.rem, REAL, "truncatemod")
-pow = _binary("Pow", grad_rules.pow, NUMERIC, "math.pow", "pow")
+                      "truncatediv", differentiable=False,
+                      check=_integer_divisor("TruncateDiv", **_TRUNCATE_ERROR))
+truncatemod = _binary("TruncateMod", lax.rem, REAL, "truncatemod",
+                      check=_integer_divisor("TruncateMod", **_TRUNCATE_ERROR))
+pow = _binary("Pow", grad_rules.pow, NUMERIC, "math.pow", "pow", check=_integer_exponent)
 maximum = _binary("Maximum", grad_rules.maximum, REAL, "math.maximum", "maximum")
 minimum = _binary("Minimum", grad_rules.minimum, REAL, "math.minimum", "minimum")
 squared_difference = _binary("SquaredDifference", _squared_difference, NUMERIC,
