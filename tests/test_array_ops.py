@@ -408,7 +408,15 @@ def test_gather_nd_and_scatter_nd():
   check(tf.tensor_scatter_sub([1, 2, 3, 4], [[1], [1]], [9, 10]), tf.int32, [1, -17, 3, 4])
 
 
-def test_gather_out_of_range_on_device_reads_zero():
+def test_gather_out_of_range_in_compiled_code(monkeypatch):
+  """TF's CPU kernel refuses it inside tf.function too; with TFE_VALUE_CHECKS=0 (no checks,
+  as TF's GPU kernels) out-of-range indices read zero."""
+  gather = tf.function(lambda p, i: tf.gather(p, i))
+  with pytest.raises(tf.errors.InvalidArgumentError, match=r"indices\[1\] = 7 is not in "
+                     r"\[0, 3\) \[Op:GatherV2\]"):
+    gather(tf.constant([1., 2., 3.]), tf.constant([2, 7, -1]))
+  from tfe_compat.ops import value_checks  # pylint: disable=import-outside-toplevel
+  monkeypatch.setattr(value_checks, "ENABLED", False)
   out = jax.jit(lambda p, i: tf.gather(Tensor(p), Tensor(i))._value)(
       jnp.array([1., 2., 3.]), jnp.array([2, 7, -1]))
   np.testing.assert_array_equal(out, [3., 0., 0.])

@@ -1209,7 +1209,16 @@ def test_errors_like_tf(name):
   assert message in str(info.value)
 
 
-def test_out_of_range_labels_under_tracing_give_nan():
+def test_out_of_range_labels_in_compiled_code(monkeypatch):
+  """TF's error inside tf.function; NaN losses with TFE_VALUE_CHECKS=0 (as TF's GPU kernel)."""
+  loss_fn = tf.function(lambda labels, logits: tf.nn.sparse_softmax_cross_entropy_with_logits(
+      labels=labels, logits=logits))
+  with pytest.raises(tf.errors.InvalidArgumentError, match="Received a label value of 10 which "
+                     r"is outside the valid range of \[0, 10\).  Label values: 1 10 -1"):
+    loss_fn(tf.constant([1, 10, -1]), tf.zeros([3, 10]))
+  from tfe_compat.ops import value_checks  # pylint: disable=import-outside-toplevel
+  monkeypatch.setattr(value_checks, "ENABLED", False)
+
   @jax.jit
   def loss(labels, logits):
     return tf.nn.sparse_softmax_cross_entropy_with_logits(labels=Tensor(labels),

@@ -27,6 +27,7 @@ from tfe_compat.framework.api import export
 from tfe_compat.framework.graph import GraphTensor, Operation
 from tfe_compat.framework.tensor import Tensor
 from tfe_compat.ops import logging_ops
+from tfe_compat.ops import value_checks
 
 _ctx = context.ctx
 _UNTRACEABLE = (jax.errors.ConcretizationTypeError, jax.errors.TracerBoolConversionError,
@@ -157,13 +158,23 @@ class _Plan:
                      for op in self.order) or any(t._dtype is dtypes.string for t in
                                                   self.fed + self.compiled_fetches + self.handed)
     self.device = _placement(session, self.pre + self.order + self.post)
-    self.compiled = jax.jit(lambda values, feeds, counter: self._run(values, feeds, counter))
+    self.compiled = jax.jit(self._checked_run)
+    self.check_failures = []
 
-  def _run(self, var_values, feeds, counter):
+  def _checked_run(self, var_values, feeds, counter):
+    """The compiled run: `_run`, and the value checks of its ops (value_checks.py)."""
+    with value_checks.collecting() as checks:
+      outputs, new_values = self._run(var_values, feeds, counter, checks)
+    self.check_failures = checks.failures()
+    return outputs, new_values, checks.outputs()
+
+  def _run(self, var_values, feeds, counter, checks=None):
     env = graph_build.RunEnv({t._id: v for t, v in zip(self.fed, feeds)})
     before = {v._id: x for v, x in zip(self.required, var_values)}
     scope = _RunScope(dict(before), self.session)
     for op in self.order:
+      if checks is not None:
+        checks.site = op
       _replay(op, env, scope, counter)
     outputs = []
     for tensor in self.compiled_fetches:
@@ -207,11 +218,15 @@ class _Plan:
       var_values, feeds = jax.device_put((var_values, feeds), self.device)
     if not self.eager:
       try:
-        outputs, new_values = self.compiled(var_values, feeds, counter)
+        outputs, new_values, checks = self.compiled(var_values, feeds, counter)
       except _UNTRACEABLE + (NotImplementedError,):  # e.g. the gradient of an unbounded loop
         self.eager = True
       except jax.errors.JaxRuntimeError as e:  # a tf.Assert that failed in the computation
         raise logging_ops.staged_failure(e) from None
+      else:
+        failure = value_checks.failed(self.check_failures, *checks)
+        if failure is not None:  # an op's kernel would have refused its input: no writes
+          raise _at_node(failure[0], failure[1])
     if self.eager:
       with jax.default_device(self.device):
         outputs, new_values = self._run(var_values, feeds, counter)
@@ -256,10 +271,15 @@ def _replay(op, env, scope, counter):
   try:
     graph_build.replay(op, env, scope, counter)
   except errors.OpError as e:
-    if e.op is not None:
-      raise
-    raise type(e)(None, op, "%s\n\t [[node %s (defined at %s) ]]"
-                  % (e.message, op.name, op.defined_at)) from None
+    raise _at_node(e, op) from None
+
+
+def _at_node(error, op):
+  """`error` (raised by `op`) with TF's "[[node ... (defined at ...)]]" suffix."""
+  if error.op is not None or op is None:
+    return error
+  return type(error)(None, op, "%s\n\t [[node %s (defined at %s) ]]"
+                     % (error.message, op.name, op.defined_at))
 
 
 def _folded(op):

@@ -30,6 +30,7 @@ from tfe_compat.framework import ops
 from tfe_compat.framework.api import export
 from tfe_compat.framework.tensor import Tensor
 from tfe_compat.ops import logging_ops
+from tfe_compat.ops import value_checks
 
 _ctx = context.ctx
 _RETRACE_WARNING_AFTER = 5
@@ -172,7 +173,8 @@ class ConcreteFunction:
     keys = context.TracedKeys(key)
     _ctx.traced_rng, _ctx.tapes, _ctx.recording_paused = keys, [], 0
     try:
-      with _scope(tracing), contextlib.redirect_stdout(io.StringIO()):
+      with _scope(tracing), contextlib.redirect_stdout(io.StringIO()), \
+          value_checks.collecting() as checks:
         out = self._fn(*call_args, **call_kwargs)  # prints ran in the eager call already
     finally:
       _ctx.traced_rng, _ctx.tapes, _ctx.recording_paused = outer
@@ -180,8 +182,9 @@ class ConcreteFunction:
     flat_out, out_tree = jax.tree_util.tree_flatten(out, is_leaf=_is_leaf)
     self._out_tree = out_tree
     self._out_static = [None if isinstance(o, Tensor) else o for o in flat_out]
+    self._check_failures = checks.failures()
     arrays = [o._value for o in flat_out if isinstance(o, Tensor)]
-    return arrays, [tracing.values[v._id] for v in self._written]
+    return arrays, [tracing.values[v._id] for v in self._written], checks.outputs()
 
   @property
   def compiled(self):
@@ -208,9 +211,9 @@ class ConcreteFunction:
         if self._draws is None:  # trace first: a call draws a key only if the trace uses it
           self._compiled.trace(values, key, tensor_args)
         key = context.next_rng_key() if self._draws else _NO_KEY
-        outputs, new_values = self._compiled(values, key, tensor_args)
+        outputs, new_values, checks = self._compiled(values, key, tensor_args)
       else:
-        outputs, new_values = self._compiled(values, tensor_args)
+        outputs, new_values, checks = self._compiled(values, tensor_args)
     except (jax.errors.ConcretizationTypeError, jax.errors.TracerBoolConversionError,
             jax.errors.TracerIntegerConversionError, jax.errors.TracerArrayConversionError,
             context.NotTraceable, _Retry) as e:
@@ -223,6 +226,9 @@ class ConcreteFunction:
       return self._fn(*args, **kwargs)
     except jax.errors.JaxRuntimeError as e:  # a tf.Assert that failed inside the computation
       raise logging_ops.staged_failure(e) from None
+    failure = value_checks.failed(self._check_failures, *checks)
+    if failure is not None:  # TF's kernel would have refused an input: nothing is written
+      raise failure[0]
     if _ctx.variable_scope is None:
       for var, value in zip(self._written, new_values):
         state_ops.write_direct(var, value)
@@ -265,8 +271,8 @@ class _CompiledCall:
   @staticmethod
   def impl(*arrays, concrete):
     n = len(concrete._variables)
-    outputs, _ = concrete._pure(list(arrays[:n]), arrays[-1], list(arrays[n:-1]),
-                                concrete._static_args)
+    outputs, _, _ = concrete._pure(list(arrays[:n]), arrays[-1], list(arrays[n:-1]),
+                                   concrete._static_args)
     return tuple(outputs)
 
 

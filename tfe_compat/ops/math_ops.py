@@ -12,12 +12,13 @@ import numpy as np
 from jax import lax
 from jax.scipy import special
 
-from tfe_compat.framework import context, dispatch, dtypes, errors
+from tfe_compat.framework import dispatch, dtypes, errors
 from tfe_compat.framework.api import export
 from tfe_compat.framework.ops import broadcast_error, convert_matching, convert_to_tensor, op
 from tfe_compat.framework import tensor as tensor_lib
 from tfe_compat.framework.tensor import Tensor
 from tfe_compat.ops import grad_rules
+from tfe_compat.ops import value_checks
 
 # ---- dtype sets (NumPy dtypes, as `Tensor._value.dtype` reports them) ----
 _TF_NAMES = {"float32": "float", "float64": "double", "float16": "half"}
@@ -121,38 +122,20 @@ def _unary(op_name, compute, allowed, *names, differentiable=True):
   return _named(dispatch.handles_dispatch(unary), op_name, names)
 
 
-def _check_values(tensor, valid, error):
-  """Raises `error()` unless `valid(array)` for the value of `tensor`: at once when it is
-  known, else when the compiled computation runs (a staged check, as tf.Assert)."""
-  if getattr(context.ctx.graph_env, "abstract", False):
-    return  # a graph being built: its runs check
-  value = tensor._value
-  if not isinstance(value, jax.core.Tracer):
-    if not valid(np.asarray(value)):
-      raise error()
-    return
-
-  def check(arrays):
-    if not valid(arrays[0]):
-      raise error()
-  from tfe_compat.ops import logging_ops  # pylint: disable=import-outside-toplevel
-  logging_ops.stage([tensor], check)
-
-
 def _integer_divisor(op_name, error=errors.invalid_argument,
                      message="Integer division by zero"):
   """TF's check of an integer divisor: none may be zero."""
   def check(x, y):
     if jnp.issubdtype(y._value.dtype, jnp.integer):
-      _check_values(y, lambda v: not (v == 0).any(),
-                    lambda: error("%s [Op:%s]" % (message, op_name)))
+      value_checks.check(y, lambda v: (v != 0).all(),
+                         lambda _: error("%s [Op:%s]" % (message, op_name)))
   return check
 
 
 def _integer_exponent(x, y):
   """TF's Pow: integers to negative integer powers are not allowed."""
   if jnp.issubdtype(x._value.dtype, jnp.integer):
-    _check_values(y, lambda v: not (v < 0).any(), lambda: errors.invalid_argument(
+    value_checks.check(y, lambda v: (v >= 0).all(), lambda _: errors.invalid_argument(
         "Integers to negative integer powers are not allowed [Op:Pow]"))
 
 

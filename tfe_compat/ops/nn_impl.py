@@ -10,7 +10,8 @@ from jax import lax
 from tfe_compat.framework import dtypes
 from tfe_compat.framework import ops
 from tfe_compat.framework.api import export
-from tfe_compat.ops.conv_ops import (_TF_NAMES, _axes, _fail, _is_concrete, _lookup, _precise,
+from tfe_compat.ops import value_checks
+from tfe_compat.ops.conv_ops import (_TF_NAMES, _axes, _fail, _lookup, _precise,
                                      _require_float, _shape_text)
 
 op = ops.op
@@ -279,19 +280,27 @@ def _embedding_lookup(ids, *params, strategy, max_norm):
 
 
 def _check_ids(ids, sizes, strategy):
-  values = np.asarray(ids._value)
-  if len(sizes) == 1:
-    parts, local = np.zeros_like(values), values
-  else:
-    parts, local = _partition(values, sizes, strategy, np)
-  for p, size in enumerate(sizes):
-    mine = local[parts == p] if len(sizes) > 1 else local.reshape(-1)
-    bad = np.flatnonzero((mine < 0) | (mine >= size))
-    if bad.size:
-      where = (np.unravel_index(bad[0], values.shape) if len(sizes) == 1 and values.ndim
-               else (bad[0],))
-      _fail("indices[%s] = %d is not in [0, %d)" % (",".join(str(int(i)) for i in where),
-                                                     mine[bad[0]], size), "GatherV2")
+  """TF's GatherV2 check of the ids (within their partition, for partitioned params)."""
+  def bounds(values, xp):
+    """(ids within their partition, the partitions' sizes)."""
+    if len(sizes) == 1:
+      return values, sizes[0]
+    parts, local = _partition(values, sizes, strategy, xp)
+    return local, xp.asarray(sizes)[parts]
+
+  def valid(values):
+    local, limits = bounds(values, np if isinstance(values, np.ndarray) else jnp)
+    return ((local >= 0) & (local < limits)).all()
+
+  def error(values):
+    local, limits = bounds(values, np)
+    limits = np.broadcast_to(limits, local.shape)
+    bad = (local < 0) | (local >= limits)
+    first = tuple(np.argwhere(bad)[0]) if values.ndim else ()
+    where = first if len(sizes) == 1 else (int(np.flatnonzero(bad.reshape(-1))[0]),)
+    _fail("indices[%s] = %d is not in [0, %d)" % (",".join(str(int(i)) for i in where),
+                                                   local[first], limits[first]), "GatherV2")
+  value_checks.check(ids, valid, error)
 
 
 @export("nn.embedding_lookup")
@@ -310,7 +319,7 @@ def embedding_lookup(params, ids, partition_strategy="mod", name=None, validate_
     _fail("Value for attr 'Tindices' of %s is not in the list of allowed values: int16, "
           "int32, int64" % _TF_NAMES.get(ids.dtype.name, ids.dtype.name), "GatherV2")
   sizes = [p._value.shape[0] for p in params]
-  if _is_concrete(ids) and ids._value.size:
+  if ids._value.size:
     _check_ids(ids, sizes, partition_strategy)
   return _embedding_lookup(ids, *params, strategy=partition_strategy,
                            max_norm=None if max_norm is None else float(max_norm))

@@ -22,6 +22,7 @@ from tfe_compat.framework.api import export
 from tfe_compat.framework.tensor import Tensor
 from tfe_compat.ops import conv_ops  # noqa: F401  (registers tf.nn.conv*/pool*)
 from tfe_compat.ops import nn_impl  # noqa: F401  (registers moments, embedding_lookup...)
+from tfe_compat.ops import value_checks
 from tfe_compat.ops.conv_ops import (_TF_NAMES, _fail, _hashable, _is_concrete, _lookup,
                                      _precise, _require_float, _shape_text)
 
@@ -227,13 +228,16 @@ def sparse_softmax_cross_entropy_with_logits(_sentinel=None, labels=None, logits
     raise ValueError("Shape mismatch: The shape of labels (received %s) should equal the "
                      "shape of logits except for the last dimension (received %s)."
                      % (labels.shape, logits.shape))
-  if _is_concrete(labels) and labels._value.size:
-    values = np.asarray(labels._value).reshape(-1)
-    bad = (values < 0) | (values >= logits_shape[-1])
-    if bad.any():
-      _fail("Received a label value of %d which is outside the valid range of [0, %d).  "
-            "Label values: %s" % (values[np.argmax(bad)], logits_shape[-1],
-                                  " ".join(str(v) for v in values)), op_name)
+  classes = logits_shape[-1]
+
+  def error(values):
+    values = values.reshape(-1)
+    bad = (values < 0) | (values >= classes)
+    _fail("Received a label value of %d which is outside the valid range of [0, %d).  "
+          "Label values: %s" % (values[np.argmax(bad)], classes,
+                                " ".join(str(v) for v in values)), op_name)
+  if labels._value.size:
+    value_checks.check(labels, lambda v: ((v >= 0) & (v < classes)).all(), error)
   return _sparse_xent(logits, labels)
 
 

@@ -14,6 +14,7 @@ from tfe_compat.framework.api import export
 from tfe_compat.framework.ops import convert_matching, convert_to_tensor, op
 from tfe_compat.framework.tensor import Tensor
 from tfe_compat.ops import grad_rules
+from tfe_compat.ops import value_checks
 from tfe_compat.ops.matmul_cast_ops import cast
 from tfe_compat.ops.math_ops import (ANY, BOOL, FLOAT, INEXACT, INT, NUMERIC, REAL, TRUEDIV,
                                      check_dtype, input_error, mismatch_message, require,
@@ -290,8 +291,17 @@ def _segment_inputs(data, segment_ids, kind):
 
 
 def _make_unsorted(kind):
+  op_name = "UnsortedSegment" + ("Sum" if kind in ("mean", "sqrt_n") else kind.capitalize())
+
   def unsorted_segment(data, segment_ids, num_segments, name=None):
     data, ids = _segment_inputs(data, segment_ids, kind)
+    count = static_ints(num_segments)
+
+    def error(values):
+      first = np.argwhere(values >= count)[0] if values.ndim else ()
+      return errors.invalid_argument("segment_ids%s = %d is out of range [0, %d) [Op:%s]" % (
+          value_checks.first_position(values >= count), values[tuple(first)], count, op_name))
+    value_checks.check(ids, lambda v: (v < count).all(), error)  # negative ids are dropped
     return _segment(data, ids, num_segments=static_ints(num_segments), kind=kind,
                     empty=_EMPTY.get(kind, 0))
   unsorted_segment.__doc__ = "`tf.math.unsorted_segment_%s` over `num_segments` segments." % kind

@@ -23,6 +23,7 @@ from tfe_compat.framework import ops
 from tfe_compat.framework.ops import convert_to_tensor, op
 from tfe_compat.framework.tensor import Tensor
 from tfe_compat.ops import array_ops
+from tfe_compat.ops import value_checks
 from tfe_compat.ops.array_ops import (canonical_axis, dims_text, host, int_tuple, invalid,
                                       is_string, np_name, scalar_int)
 
@@ -248,45 +249,31 @@ def slice(input_, begin, size, name=None):  # pylint: disable=redefined-builtin
 
 
 # ---- Gather / scatter ----
-_cpu_only = []
-
-
-def _checked_on_host(value):
-  """Whether concrete indices on a CPU should be bounds-checked (TF's CPU kernels error)."""
-  if isinstance(value, _Tracer):
-    return False
-  if not _cpu_only:
-    _cpu_only.append(jax.default_backend() == "cpu")
-  return _cpu_only[0] or next(iter(value.devices())).platform == "cpu"
-
-
 def _position(pos):
   return "[%s]" % ",".join(str(p) for p in pos) if len(pos) else ""
 
 
 def _check_gather(indices, limit):
-  if not _checked_on_host(indices._value):
-    return
-  idx = np.asarray(indices._value)
-  if idx.size and (idx.min() < 0 or idx.max() >= limit):
-    pos = tuple(np.argwhere((idx < 0) | (idx >= limit))[0])
-    raise invalid("indices%s = %d is not in [0, %d)" % (_position(pos), idx[pos], limit),
-                  "GatherV2")
+  def error(idx):
+    bad = (idx < 0) | (idx >= limit)
+    pos = tuple(np.argwhere(bad)[0]) if idx.ndim else ()
+    return invalid("indices%s = %d is not in [0, %d)" % (_position(pos), idx[pos], limit),
+                   "GatherV2")
+  value_checks.check(indices, lambda idx: ((idx >= 0) & (idx < limit)).all(), error)
 
 
 def _check_nd(indices, dims, message, op_name):
   """Bounds check for gather_nd/scatter_nd style indices (last axis indexes `dims`)."""
-  if not _checked_on_host(indices._value):
-    return
-  idx = np.asarray(indices._value)
-  if not idx.size:
-    return
-  limits = np.asarray(dims[:idx.shape[-1]])
-  bad = ((idx < 0) | (idx >= limits)).any(axis=-1)
-  if bad.any():
-    pos = tuple(np.argwhere(bad)[0])
-    raise invalid(message % (_position(pos), ", ".join(map(str, idx[pos])), dims_text(dims)),
-                  op_name)
+  shape = indices.shape.as_list()
+  if not shape or not shape[-1] or 0 in shape:
+    return  # nothing to check (or an unknown index depth)
+  limits = np.asarray(dims[:shape[-1]])
+
+  def error(idx):
+    pos = tuple(np.argwhere(((idx < 0) | (idx >= limits)).any(axis=-1))[0])
+    return invalid(message % (_position(pos), ", ".join(map(str, idx[pos])), dims_text(dims)),
+                   op_name)
+  value_checks.check(indices, lambda idx: ((idx >= 0) & (idx < limits)).all(), error)
 
 
 def _components(p_shape, indices):
@@ -530,9 +517,8 @@ def reverse_sequence(input, seq_lengths, seq_axis=None, batch_axis=None, name=No
     raise invalid("Length of seq_lengths != input.dims(%d), (%d vs. %d)"
                   % (batch_axis, lengths._value.shape[0] if lengths._value.ndim else 0,
                      dims[batch_axis]), "ReverseSequence")
-  if _checked_on_host(lengths._value):
-    values = np.asarray(lengths._value)
-    bad = np.flatnonzero(values > dims[seq_axis])
-    if bad.size:
-      raise invalid("seq_lens(%d) > input.dims(%d)" % (bad[0], seq_axis), "ReverseSequence")
+  value_checks.check(lengths, lambda values: (values <= dims[seq_axis]).all(),
+                     lambda values: invalid("seq_lens(%d) > input.dims(%d)" % (
+                         np.flatnonzero(values > dims[seq_axis])[0], seq_axis),
+                                            "ReverseSequence"))
   return _reverse_sequence(input, lengths, seq_axis=seq_axis, batch_axis=batch_axis)
