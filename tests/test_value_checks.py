@@ -2,6 +2,9 @@
 labels outside the classes) raise TF's InvalidArgumentError everywhere a computation runs:
 eagerly, in tf.function, in graph runs, in Keras training and in tf.data functions
 (messages from TF 2.21)."""
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -59,3 +62,37 @@ def test_the_switch_turns_checks_off(monkeypatch):
   """TFE_VALUE_CHECKS=0 (read at import): no checks, as on TF's GPU kernels."""
   monkeypatch.setattr(value_checks, "ENABLED", False)
   assert tf.gather(tf.constant([1., 2., 3.]), [2, 7]).numpy().tolist() == [3.0, 0.0]
+
+
+_HUGE = """
+import tfe_compat as tf
+for make in (lambda: tf.zeros([2**31] * 3), lambda: tf.fill([2**62, 4], 1.0),
+             lambda: tf.tile(tf.ones([2, 2]), [2**31, 2**31]),
+             lambda: tf.random.uniform([2**40]), lambda: tf.ones([2**20, 2**20])):
+  try:
+    make()
+    print("no error")
+  except tf.errors.OpError as e:
+    print(type(e).__name__, e.message)
+"""
+
+
+def test_tensors_too_large_to_exist_raise_instead_of_aborting():
+  """TF 2.21's types and messages (XLA would abort the interpreter on the first three)."""
+  out = subprocess.run([sys.executable, "-c", _HUGE], capture_output=True, text=True,
+                       timeout=120, check=False)
+  assert out.returncode == 0, out.stderr
+  lines = out.stdout.splitlines()
+  assert lines[:3] == [
+      "InvalidArgumentError Shape [2147483648,2147483648,2147483648] would have more than "
+      "2**63 - 1 elements [Op:Fill]",
+      "InvalidArgumentError Shape [4611686018427387904,4] would have more than 2**63 - 1 "
+      "elements [Op:Fill]",
+      "InvalidArgumentError Encountered overflow when multiplying 4294967296 with 4294967296, "
+      "result: -1 [Op:Tile]"]
+  assert lines[3] == ("ResourceExhaustedError OOM when allocating tensor with "
+                      "shape[1099511627776] and type float on "
+                      "/job:localhost/replica:0/task:0/device:CPU:0 by allocator cpu "
+                      "[Op:RandomUniform]")
+  assert lines[4].startswith("ResourceExhaustedError OOM when allocating tensor with "
+                             "shape[1048576,1048576] and type float")

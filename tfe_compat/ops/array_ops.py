@@ -21,6 +21,7 @@ from tfe_compat.framework import tensor_shape
 from tfe_compat.framework.api import export
 from tfe_compat.framework.ops import convert_to_tensor, op
 from tfe_compat.framework.tensor import Tensor
+from tfe_compat.ops import value_checks
 
 
 # ---- Helpers shared with slicing.py ----
@@ -394,6 +395,10 @@ def tile(input, multiples, name=None):  # pylint: disable=redefined-builtin
   for i, m in enumerate(multiples):
     if m < 0:
       raise invalid("Expected multiples[%d] >= 0, but got %d" % (i, m), "Tile")
+  value_checks.check_allocation(
+      [d * m for d, m in zip(input._value.shape, multiples)], "Tile",
+      input._value.dtype.itemsize,
+      lambda a, b: "Encountered overflow when multiplying %d with %d, result: -1" % (a, b))
   if is_string(input):
     return Tensor(np.tile(input._value, multiples))
   return _tile(input, multiples=multiples)
@@ -480,6 +485,7 @@ def _filled(dims, dtype, value):
     if d < 0:
       raise invalid("Dimension %d must be >= 0" % d, "Fill")
   dtype = dtypes.as_dtype(dtype)
+  value_checks.check_allocation(dims, "Fill", dtype.size if dtype is not dtypes.string else 1)
   if dtype is dtypes.string:
     return Tensor(np.full(dims, b"" if value == 0 else b"1", dtype=object))
   if dtype.is_bool:
@@ -511,6 +517,7 @@ def fill(dims, value, name=None):
   for d in dims:
     if d < 0:
       raise invalid("Dimension %d must be >= 0" % d, "Fill")
+  value_checks.check_allocation(dims, "Fill", value._value.dtype.itemsize)
   if value._value.ndim:
     raise invalid("value must be a scalar, got shape %s" % dims_text(value._value.shape), "Fill")
   if is_string(value):

@@ -19,6 +19,7 @@ from tfe_compat.framework import tensor_shape
 from tfe_compat.framework.api import export
 from tfe_compat.framework.ops import op
 from tfe_compat.framework.tensor import Tensor
+from tfe_compat.ops import value_checks
 
 _FLOATS = (dtypes.float16, dtypes.bfloat16, dtypes.float32, dtypes.float64)
 _UNIFORM_DTYPES = _FLOATS + (dtypes.int32, dtypes.int64)
@@ -49,7 +50,9 @@ def _shape_tuple(shape, op_name):
   for d in array:
     if d < 0:
       raise _invalid("Dimension %d must be >= 0" % d, op_name)
-  return tuple(int(d) for d in array)
+  dims = tuple(int(d) for d in array)
+  value_checks.check_allocation(dims, op_name)
+  return dims
 
 
 def _check_dtype(dtype, allowed):

@@ -128,3 +128,37 @@ def first_position(bad):
   if not bad.ndim:
     return ""
   return "[%s]" % ",".join(str(int(i)) for i in np.argwhere(bad)[0])
+
+
+# ---- Tensors too large to exist: XLA would abort the process, TF raises ----
+_MAX_ELEMENTS = 2 ** 63 - 1
+_memory = []
+
+
+def _device_memory():
+  """Bytes the default device can hold: its allocator's limit, else the host's memory."""
+  if not _memory:
+    stats = jax.devices()[0].memory_stats() or {}
+    _memory.append(stats.get("bytes_limit") or
+                   os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES"))
+  return _memory[0]
+
+
+def check_allocation(dims, op_name, itemsize=4, overflow=None):
+  """Refuses a tensor of shape `dims` as TF does: more than 2**63 - 1 elements is an
+  InvalidArgumentError (`overflow`(a, b) words it, else TF's Fill message), more bytes than
+  the device holds a ResourceExhaustedError (TF's OOM)."""
+  count = 1
+  for d in dims:
+    if count * d > _MAX_ELEMENTS:
+      message = overflow(count, d) if overflow else \
+          "Shape [%s] would have more than 2**63 - 1 elements" % ",".join(map(str, dims))
+      raise errors.invalid_argument("%s [Op:%s]" % (message, op_name))
+    count *= d
+  if count * itemsize > _device_memory():
+    device = jax.devices()[0]
+    raise errors.ResourceExhaustedError(
+        None, None, "OOM when allocating tensor with shape[%s] and type %s on "
+        "/job:localhost/replica:0/task:0/device:%s:0 by allocator %s [Op:%s]"
+        % (",".join(map(str, dims)), "float" if itemsize == 4 else "%d-byte" % itemsize,
+           device.platform.upper(), device.platform, op_name))
