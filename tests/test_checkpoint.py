@@ -178,6 +178,26 @@ def test_missing_and_corrupt_checkpoints():
     ckpt.restore(path)
 
 
+def test_a_flipped_bit_is_data_loss_and_restores_nothing():
+  """Each array's CRC32C is kept in the index, as TF's bundle entries keep theirs."""
+  a, b = tf.Variable(np.arange(1000, dtype=np.float32)), tf.Variable([1., 2.])
+  path = tf.train.Checkpoint(a=a, b=b).write("flip/ck")
+  data = [n for n in os.listdir("flip") if ".orbax-" in n][0]
+  chunks = [os.path.join(root, name) for root, _, files in os.walk(os.path.join("flip", data))
+            for name in files if not name.startswith("_") and not name.startswith(".")]
+  largest = max(chunks, key=os.path.getsize)
+  with open(largest, "r+b") as f:
+    contents = bytearray(f.read())
+    contents[len(contents) // 2] ^= 0x04
+    f.seek(0)
+    f.write(contents)
+  a.assign(tf.zeros([1000]))
+  b.assign([0., 0.])
+  with pytest.raises(tf.errors.DataLossError, match="Checksum does not match"):
+    tf.train.Checkpoint(a=a, b=b).restore(path)
+  assert a.numpy().sum() == 0 and b.numpy().tolist() == [0., 0.]  # nothing assigned
+
+
 def test_failed_write_leaves_previous_checkpoint(monkeypatch):
   v = tf.Variable([1., 2.])
   ckpt = tf.train.Checkpoint(v=v)
@@ -450,3 +470,35 @@ def test_object_metadata_names_the_saved_variables(tmp_path):
   assert {"global_step", "save_counter", dense.kernel.name.split(":")[0]} <= full_names
   with pytest.raises(tf.errors.NotFoundError):
     tf.contrib.checkpoint.object_metadata(str(tmp_path / "missing"))
+
+
+def test_load_weights_that_match_nothing_raise_as_tf():
+  """TF 2.21 (tf-keras): AssertionError, whether the model is built or not."""
+  class Saved(tf.keras.Model):
+    def __init__(self):
+      super().__init__()
+      self.dense = tf.keras.layers.Dense(2)
+
+    def call(self, x):
+      return self.dense(x)
+
+  class Other(tf.keras.Model):
+    def __init__(self):
+      super().__init__()
+      self.other = tf.keras.layers.Dense(2)
+
+    def call(self, x):
+      return self.other(x)
+
+  saved = Saved()
+  saved(tf.ones([1, 3]))
+  saved.save_weights("lw/w")
+  built = Other()
+  built(tf.ones([1, 3]))
+  for model in (built, Other()):
+    with pytest.raises(AssertionError, match="Nothing except the root object matched"):
+      model.load_weights("lw/w")
+  deferred = Saved()
+  deferred.load_weights("lw/w")  # matched when built
+  deferred(tf.ones([1, 3]))
+  np.testing.assert_array_equal(deferred.dense.kernel.numpy(), saved.dense.kernel.numpy())

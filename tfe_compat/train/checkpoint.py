@@ -503,8 +503,8 @@ class CheckpointLoadStatus:
   def assert_nontrivial_match(self):
     """Fails if nothing (not even a pending value) matched the checkpoint."""
     r = self._restoration
-    if len(r.unused) == len(r.entries) and not any(
-        any(rr is r for rr, _ in entries) for entries in list(_pending.values())):
+    if len(r.unused) == len(r.entries) and not any(  # values waiting on the root: no match
+        any(rr is r and path for rr, path in entries) for entries in list(_pending.values())):
       raise AssertionError("Nothing except the root object matched a checkpointed value. "
                            "Typically this means that the checkpoint does not match the "
                            "Python program. The following objects have no matching "

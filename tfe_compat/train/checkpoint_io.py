@@ -159,7 +159,8 @@ def write(prefix, values, names=None, format=None):  # pylint: disable=redefined
   data_name = "%s.orbax-%s" % (base, uuid.uuid4().hex[:12])
   data_path = os.path.abspath(os.path.join(directory, data_name))
   index = {"format": _FORMAT, "data": data_name if arrays else None,
-           "variables": [[k, dtypes.as_dtype(a.dtype).name, list(a.shape)]
+           "variables": [[k, dtypes.as_dtype(a.dtype).name, list(a.shape),
+                          tf_bundle.masked_crc32c(a)]
                          for k, a in zip(keys, arrays)]}
   if names:
     index["names"] = names
@@ -204,23 +205,29 @@ def read_index(prefix):
 
   Raises NotFoundError when there is no checkpoint there, DataLossError when it is corrupt.
   """
+  return _read_index(prefix)[:2]
+
+
+def _read_index(prefix):
+  """read_index's answer and {key: the masked CRC32C of its bytes} (ours, from 2026-11)."""
   prefix = _local(prefix)
   path = prefix + ".index"
   if not os.path.isfile(path):
     raise _not_found(prefix)
   if tf_bundle.is_bundle(prefix):
     return {k: (dtypes.as_dtype(d), tuple(shape))
-            for k, (d, shape) in tf_bundle.read_entries(prefix).items()}, None
+            for k, (d, shape) in tf_bundle.read_entries(prefix).items()}, None, {}
   try:
     with open(path) as f:
       index = json.load(f)
     if index.get("format") != _FORMAT:
       raise ValueError("not a tfe_compat checkpoint index")
-    entries = {k: (dtypes.as_dtype(d), tuple(s)) for k, d, s in index["variables"]}
+    entries = {v[0]: (dtypes.as_dtype(v[1]), tuple(v[2])) for v in index["variables"]}
+    checksums = {v[0]: v[3] for v in index["variables"] if len(v) > 3}
     data = index["data"]
-  except (ValueError, KeyError, TypeError) as e:
+  except (ValueError, KeyError, TypeError, IndexError) as e:
     raise _data_loss(path, e) from None
-  return entries, data
+  return entries, data, checksums
 
 
 def read_names(prefix):
@@ -274,7 +281,7 @@ def _read_arrays(path, count):
 def read(prefix):
   """({key: (DType, shape)}, loader): `loader(keys=None)` returns {key: np.ndarray} of
   `keys` (all by default). Reads our format and TF's (tf_bundle.py)."""
-  entries, data = read_index(prefix)
+  entries, data, checksums = _read_index(prefix)
   if tf_bundle.is_bundle(_local(prefix)):
     return entries, lambda keys=None: tf_bundle.read(_local(prefix), keys)
 
@@ -297,6 +304,11 @@ def read(prefix):
       array = np.asarray(array)
       if array.shape != shape or array.dtype != np.dtype(dtype.as_numpy_dtype):
         raise _data_loss(prefix, "value %r does not match the index" % key)
+      if key in checksums and tf_bundle.masked_crc32c(array) != checksums[key]:
+        raise errors.DataLossError(None, None, "Checksum does not match: stored %d vs. "
+                                   "calculated on the restored bytes %d (value %r of %s)"
+                                   % (checksums[key], tf_bundle.masked_crc32c(array), key,
+                                      prefix))
       out[key] = array
     return out
 

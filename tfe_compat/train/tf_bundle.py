@@ -71,17 +71,13 @@ _NUMPY_DTYPES = {
 _TF_DTYPES = {np.dtype(v): k for k, v in _NUMPY_DTYPES.items() if k != _STRING}
 
 
-_CRC_CHUNK = 1 << 22  # bytes copied at a time for google_crc32c (it takes bytes only)
-
-
-def _masked_crc32c(data, crc=0):
-  """TF's crc32c::Mask of the CRC32C of `data` (any buffer; extending `crc`)."""
-  if isinstance(data, bytes):
-    crc = google_crc32c.extend(crc, data)
-  else:
-    view = memoryview(data).cast("B")
-    for start in range(0, len(view), _CRC_CHUNK):
-      crc = google_crc32c.extend(crc, bytes(view[start:start + _CRC_CHUNK]))
+def masked_crc32c(data, crc=0):
+  """TF's crc32c::Mask of the CRC32C of `data` (bytes, or any NumPy array's bytes),
+  extending `crc`."""
+  if not isinstance(data, bytes):  # google_crc32c reads a read-only array without a copy
+    data = np.ascontiguousarray(data).reshape(-1).view(np.uint8).view()
+    data.flags.writeable = False
+  crc = google_crc32c.extend(crc, data)
   return (((crc >> 15) | (crc << 17)) + 0xa282ead8) & 0xffffffff
 
 
@@ -137,7 +133,7 @@ def _block(table, offset, size, path):
     raise errors.DataLossError(None, None, "%s: truncated block read" % path)
   contents = table[offset:offset + size + 1]
   stored_crc = struct.unpack_from("<I", table, offset + size + 1)[0]
-  if _masked_crc32c(contents) != stored_crc:
+  if masked_crc32c(contents) != stored_crc:
     raise errors.DataLossError(None, None, "%s: block checksum mismatch" % path)
   if contents[-1] != 0:
     raise errors.DataLossError(None, None, "%s: bad block type %d (compressed blocks are "
@@ -246,7 +242,7 @@ def _build_table(items):
   def write_block(builder):
     contents = builder.finish() + b"\x00"  # uncompressed
     handle = _varint(len(out)) + _varint(len(contents) - 1)
-    out.extend(contents + struct.pack("<I", _masked_crc32c(contents)))
+    out.extend(contents + struct.pack("<I", masked_crc32c(contents)))
     return handle
 
   data_block = _BlockBuilder(_RESTART_INTERVAL)
@@ -402,11 +398,11 @@ def _decode_strings(data, count, key):
     raise errors.DataLossError(None, None, "Invalid size in bundle entry: key "
                                + _tensor_name(key))
   length_crc = data[pos:pos + 4]
-  if _masked_crc32c(crc_input) != struct.unpack("<I", length_crc)[0]:
+  if masked_crc32c(crc_input) != struct.unpack("<I", length_crc)[0]:
     raise errors.DataLossError(None, None, "The length checksum does not match: key "
                                + _tensor_name(key))
   pos += 4
-  crc = _masked_crc32c(data[pos:], google_crc32c.value(bytes(crc_input) + length_crc))
+  crc = masked_crc32c(data[pos:], google_crc32c.value(bytes(crc_input) + length_crc))
   values = np.empty(count, dtype=object)
   for i, length in enumerate(lengths):
     values[i] = data[pos:pos + length]
@@ -429,7 +425,7 @@ def _read_value(files, entry, key):
     values, crc = _decode_strings(files.read(entry, key), count, key)
   else:  # read in place: no second copy of a large tensor
     values = np.empty(count, dtype.newbyteorder("<"))
-    crc = _masked_crc32c(files.read(entry, key, values.view(np.uint8)))
+    crc = masked_crc32c(files.read(entry, key, values.view(np.uint8)))
   _check_crc(entry, crc)
   return values.astype(dtype, copy=False).reshape(shape)
 
@@ -516,16 +512,16 @@ def _tensor_bytes(name, value):
     elements = [e.encode("utf-8") if isinstance(e, str) else e for e in array.flat]
     crc_input = b"".join(struct.pack("<I" if len(e) <= 0xffffffff else "<Q", len(e))
                          for e in elements)
-    length_crc = struct.pack("<I", _masked_crc32c(crc_input))
+    length_crc = struct.pack("<I", masked_crc32c(crc_input))
     data = b"".join(_varint(len(e)) for e in elements) + length_crc + b"".join(elements)
-    crc = _masked_crc32c(b"".join(elements), google_crc32c.value(crc_input + length_crc))
+    crc = masked_crc32c(b"".join(elements), google_crc32c.value(crc_input + length_crc))
     return _STRING, array.shape, data, crc
   tf_dtype = _TF_DTYPES.get(array.dtype.newbyteorder("="))
   if tf_dtype is None:
     raise errors.InvalidArgumentError(None, None, "Cannot save %s: unsupported dtype %s"
                                       % (name, array.dtype))
   data = np.ascontiguousarray(array, dtype=array.dtype.newbyteorder("<")).tobytes()
-  return tf_dtype, array.shape, data, _masked_crc32c(data)
+  return tf_dtype, array.shape, data, masked_crc32c(data)
 
 
 def _write_atomically(path, data):
