@@ -502,3 +502,32 @@ def test_load_weights_that_match_nothing_raise_as_tf():
   deferred.load_weights("lw/w")  # matched when built
   deferred(tf.ones([1, 3]))
   np.testing.assert_array_equal(deferred.dense.kernel.numpy(), saved.dense.kernel.numpy())
+
+
+def test_what_a_killed_save_leaves_is_removed_by_the_next_save_or_restore():
+  v = tf.Variable([1., 2.])
+  ckpt = tf.train.Checkpoint(v=v)
+  path = ckpt.save("killed/ck")
+  data = [n for n in os.listdir("killed") if ".orbax-" in n][0]
+  leftovers = ["ck-2.orbax-0123456789ab",  # data of a save killed before its index
+               data + ".orbax-checkpoint-tmp-1764200000",  # orbax's unfinished data
+               "ck-1.index.tmp-0123456789ab", "ck-3.data-00000-of-00001.tempstate5f"]
+  for name in leftovers:
+    os.makedirs(os.path.join("killed", name)) if "orbax" in name else \
+        open(os.path.join("killed", name), "w").close()
+  ckpt.restore(path)
+  assert sorted(os.listdir("killed")) == ["checkpoint", "ck-1.index", data]
+  open(os.path.join("killed", leftovers[2]), "w").close()
+  ckpt.save("killed/ck")
+  assert not os.path.exists(os.path.join("killed", leftovers[2]))
+
+
+def test_status_of_a_temporary_checkpoint_object_still_checks():
+  a, b = tf.Variable(1.), tf.Variable(2.)
+  path = tf.train.Checkpoint(a=a).write("temp/ck")
+  status = tf.train.Checkpoint(a=a, b=b).restore(path)  # the Checkpoint is not kept
+  gc.collect()
+  with pytest.raises(AssertionError, match="not bound to checkpointed values"):
+    status.assert_existing_objects_matched()
+  with pytest.raises(AssertionError, match="not bound to checkpointed values"):
+    status.assert_consumed()

@@ -479,6 +479,7 @@ class CheckpointLoadStatus:
 
   def __init__(self, restoration):
     self._restoration = restoration
+    self._root = restoration.root()  # checks see the objects even of a temporary Checkpoint
 
   def assert_consumed(self):
     """Fails unless every checkpointed value was assigned and every variable matched."""
@@ -490,8 +491,7 @@ class CheckpointLoadStatus:
 
   def assert_existing_objects_matched(self):
     """Fails if a variable reachable from the root has no value in the checkpoint."""
-    root = self._restoration.root()
-    found, _ = _walk(root, "", {}) if root is not None else ({}, [])
+    found, _ = _walk(self._root, "", {})
     unmatched = [v for k, v in found.items() if k not in self._restoration.entries]
     if unmatched:
       raise AssertionError(
@@ -527,7 +527,7 @@ class CheckpointLoadStatus:
   def initialize_or_restore(self, session=None):
     """Graph mode: initializes the root's variables, then restores; nothing to run when
     executing eagerly (values are assigned as variables exist)."""
-    _initialize(self._restoration.root(), session)
+    _initialize(self._root, session)
     self.run_restore_ops(session)
 
 
@@ -536,8 +536,7 @@ class NameBasedSaverStatus(CheckpointLoadStatus):
   every check is one: each variable (but the save counter) found its name (TF's rule)."""
 
   def assert_consumed(self):
-    root = self._restoration.root()
-    found, _ = _walk(root, "", {}) if root is not None else ({}, [])
+    found, _ = _walk(self._root, "", {})
     missing = [v for k, v in found.items() if k not in self._restoration.entries
                and k != "save_counter"]
     if missing:

@@ -145,10 +145,11 @@ def write(prefix, values, names=None, format=None):  # pylint: disable=redefined
   prefix = _local(prefix)
   directory, base = _split(prefix)
   os.makedirs(directory, exist_ok=True)
+  _sweep(directory)
   if (format or checkpoint_format()) == "tf":
     old = _data_dirs(prefix)
     tf_bundle.write(prefix, {k: np.asarray(v) for k, v in values.items()})
-    for path in set(old) - set(_data_dirs(prefix)) | {p for p in old if ".orbax-" in p}:
+    for path in set(old) - {prefix + ".data-00000-of-00001"}:
       _delete(path)
     return prefix
   keys = list(values)
@@ -179,6 +180,33 @@ def write(prefix, values, names=None, format=None):  # pylint: disable=redefined
   for path in old:
     _delete(path)
   return prefix
+
+
+_TEMPORARY = re.compile(r".*(\.orbax-checkpoint-tmp|\.index\.tmp-|\.tempstate)")
+_DATA = re.compile(r"(.*)(\.orbax-[0-9a-f]{12}|\.data-\d{5}-of-\d{5})$")
+
+
+def _sweep(directory):
+  """Deletes what saves killed midway left in `directory`: temporary files, and data that
+  no checkpoint index refers to (written before the index that would have)."""
+  if not os.path.isdir(directory):
+    return
+  names = os.listdir(directory)
+  for name in names:
+    path = os.path.join(directory, name)
+    data = _DATA.fullmatch(name)
+    if _TEMPORARY.match(name):
+      _delete(path)
+    elif data and data.group(1) + ".index" not in names:
+      _delete(path)
+    elif data and data.group(2).startswith(".orbax-"):
+      try:
+        with open(os.path.join(directory, data.group(1) + ".index")) as f:
+          referenced = json.load(f).get("data")
+      except (OSError, ValueError, AttributeError):
+        continue  # not our index (TF's, or unreadable): leave it
+      if referenced != name:
+        _delete(path)
 
 
 def _delete(path):
@@ -282,6 +310,7 @@ def read(prefix):
   """({key: (DType, shape)}, loader): `loader(keys=None)` returns {key: np.ndarray} of
   `keys` (all by default). Reads our format and TF's (tf_bundle.py)."""
   entries, data, checksums = _read_index(prefix)
+  _sweep(_split(prefix)[0])
   if tf_bundle.is_bundle(_local(prefix)):
     return entries, lambda keys=None: tf_bundle.read(_local(prefix), keys)
 
