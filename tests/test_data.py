@@ -544,6 +544,13 @@ def test_tfrecord_writer_matches_tf_bytes_and_round_trips(tmp_path):
   with open(str(tmp_path / "bad"), "wb") as f:
     f.write(open(os.path.join(DATA, "tf_written.tfrecord"), "rb").read()[:30])
   assert values(tf.data.TFRecordDataset(str(tmp_path / "bad"))) == [b"hello"]  # as TF 2.21
+  with open(str(tmp_path / "bad"), "wb") as f:  # the second record's data cut short
+    f.write(open(os.path.join(DATA, "tf_written.tfrecord"), "rb").read()[:35])
+  with pytest.raises(tf.errors.DataLossError, match="truncated record at 21' failed with Read "
+                     "less bytes than requested"):
+    values(tf.data.TFRecordDataset(str(tmp_path / "bad")))
+  with pytest.raises(tf.errors.DataLossError, match="truncated record at 21'"):
+    list(tf.io.tf_record_iterator(str(tmp_path / "bad")))
   with open(str(tmp_path / "bad"), "wb") as f:
     f.write(b"x" * 36)
   with pytest.raises(tf.errors.DataLossError,

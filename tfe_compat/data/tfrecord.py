@@ -18,8 +18,13 @@ from tfe_compat.framework.tensor import Tensor
 _MASK_DELTA = 0xA282EAD8
 
 
-def masked_crc32c(data):
-  crc = google_crc32c.value(data)
+def masked_crc32c(data, crc=0):
+  """TF's crc32c::Mask of the CRC32C of `data` (bytes, or any NumPy array's bytes),
+  extending `crc` (TFRecords and checkpoints checksum their data so)."""
+  if not isinstance(data, bytes):  # google_crc32c reads a read-only array without a copy
+    data = np.ascontiguousarray(data).reshape(-1).view(np.uint8).view()
+    data.flags.writeable = False
+  crc = google_crc32c.extend(crc, data)
   return (((crc >> 15) | (crc << 17)) + _MASK_DELTA) & 0xFFFFFFFF
 
 
@@ -118,9 +123,14 @@ def open_records(path, compression_type=""):
   return f
 
 
+def _truncated(offset):
+  return errors.DataLossError(None, None, "truncated record at %d' failed with Read less "
+                              "bytes than requested" % offset)
+
+
 def read_records(path, compression_type="", buffer_size=None):
-  """Yields the records of a TFRecord file as bytes; DataLossError on a bad checksum.
-  A record truncated at the end of the file ends it quietly, as in TF 2."""
+  """Yields the records of a TFRecord file as bytes; DataLossError on a bad checksum or a
+  record whose data is cut short (TF 2.21's "truncated record")."""
   f = open_records(path, compression_type)
   offset = 0
   try:
@@ -129,14 +139,14 @@ def read_records(path, compression_type="", buffer_size=None):
       if not header:
         return
       if len(header) < 12:
-        return
+        return  # TF 2.21 ends quietly in a cut header, and refuses a cut body
       length, length_crc = struct.unpack("<QI", header)
       if masked_crc32c(header[:8]) != length_crc:
         raise errors.DataLossError(None, None, "corrupted record at %d%s" % (
             offset, " (Is this even a TFRecord file?)" if offset == 0 else ""))
       body = f.read(length + 4)
       if len(body) < length + 4:
-        return
+        raise _truncated(offset)
       record = body[:length]
       if masked_crc32c(record) != struct.unpack("<I", body[length:])[0]:
         raise errors.DataLossError(None, None, "corrupted record at %d" % offset)

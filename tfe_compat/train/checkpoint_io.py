@@ -33,6 +33,7 @@ import uuid
 
 import numpy as np
 
+from tfe_compat.data import tfrecord
 from tfe_compat.framework import dtypes
 from tfe_compat.framework import errors
 from tfe_compat.framework.api import export
@@ -161,7 +162,7 @@ def write(prefix, values, names=None, format=None):  # pylint: disable=redefined
   data_path = os.path.abspath(os.path.join(directory, data_name))
   index = {"format": _FORMAT, "data": data_name if arrays else None,
            "variables": [[k, dtypes.as_dtype(a.dtype).name, list(a.shape),
-                          tf_bundle.masked_crc32c(a)]
+                          tfrecord.masked_crc32c(a)]
                          for k, a in zip(keys, arrays)]}
   if names:
     index["names"] = names
@@ -333,10 +334,10 @@ def read(prefix):
       array = np.asarray(array)
       if array.shape != shape or array.dtype != np.dtype(dtype.as_numpy_dtype):
         raise _data_loss(prefix, "value %r does not match the index" % key)
-      if key in checksums and tf_bundle.masked_crc32c(array) != checksums[key]:
+      if key in checksums and tfrecord.masked_crc32c(array) != checksums[key]:
         raise errors.DataLossError(None, None, "Checksum does not match: stored %d vs. "
                                    "calculated on the restored bytes %d (value %r of %s)"
-                                   % (checksums[key], tf_bundle.masked_crc32c(array), key,
+                                   % (checksums[key], tfrecord.masked_crc32c(array), key,
                                       prefix))
       out[key] = array
     return out

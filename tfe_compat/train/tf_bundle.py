@@ -52,6 +52,7 @@ import numpy as np
 from google.protobuf import message
 
 from tfe_compat.framework import errors
+from tfe_compat.data.tfrecord import masked_crc32c
 from tfe_compat.proto import tensor_bundle_pb2
 
 _MAGIC = 0xdb4775248b80fb57
@@ -69,16 +70,6 @@ _NUMPY_DTYPES = {
     7: object, 8: np.complex64, 9: np.int64, 10: np.bool_, 14: ml_dtypes.bfloat16,
     17: np.uint16, 18: np.complex128, 19: np.float16, 22: np.uint32, 23: np.uint64}
 _TF_DTYPES = {np.dtype(v): k for k, v in _NUMPY_DTYPES.items() if k != _STRING}
-
-
-def masked_crc32c(data, crc=0):
-  """TF's crc32c::Mask of the CRC32C of `data` (bytes, or any NumPy array's bytes),
-  extending `crc`."""
-  if not isinstance(data, bytes):  # google_crc32c reads a read-only array without a copy
-    data = np.ascontiguousarray(data).reshape(-1).view(np.uint8).view()
-    data.flags.writeable = False
-  crc = google_crc32c.extend(crc, data)
-  return (((crc >> 15) | (crc << 17)) + 0xa282ead8) & 0xffffffff
 
 
 def _unmask(masked):
