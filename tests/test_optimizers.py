@@ -715,3 +715,22 @@ def test_exponential_moving_average():
   v.assign([1., 1.])
   plain.apply([v])
   assert plain.average(v).numpy().tolist() == [7., 8.5]
+
+
+def test_a_variable_given_twice_is_updated_twice_as_tf():
+  """TF 2.21's values: the updates apply in order; shared state advances once."""
+  def twice(optimizer):
+    v = tf.Variable([1.0, 2.0])
+    optimizer.apply_gradients([(tf.constant([1.0, 1.0]), v), (tf.constant([2.0, 2.0]), v)])
+    return v
+  np.testing.assert_allclose(twice(tf.train.GradientDescentOptimizer(0.1)).numpy(),
+                             [0.7, 1.7], rtol=1e-6)
+  np.testing.assert_allclose(twice(tf.keras.optimizers.SGD(0.1)).numpy(), [0.7, 1.7],
+                             rtol=1e-6)
+  momentum = tf.train.MomentumOptimizer(0.1, 0.9)
+  v = twice(momentum)
+  np.testing.assert_allclose(v.numpy(), [0.61, 1.61], rtol=1e-6)
+  np.testing.assert_allclose(momentum.get_slot(v, "momentum").numpy(), [2.9, 2.9], rtol=1e-6)
+  np.testing.assert_allclose(twice(tf.train.AdamOptimizer(0.1)).numpy(),
+                             [0.77029514, 1.7702951], rtol=1e-6)
+  assert tf.clip_by_norm(tf.constant([3.0, 4.0]), -1.0).numpy().tolist() == [0.0, 0.0]

@@ -506,6 +506,7 @@ def clip_by_value(t, clip_value_min, clip_value_max, name=None):
 
 @op(name="ClipByNorm")
 def _clip_by_norm(t, clip_norm, *, axes):
+  clip_norm = jnp.maximum(clip_norm, 0)  # TF 2's: a negative norm clips to zero
   l2sum = jnp.sum(t * t, axis=axes, keepdims=True)
   positive = l2sum > 0
   l2norm = jnp.where(positive, jnp.sqrt(jnp.where(positive, l2sum, 1)), l2sum)

@@ -171,37 +171,54 @@ class SlotState(Trackable):
     """Applies the update rule to `var_list` in one jitted call; increments `counters`.
 
     `grads` are Tensors matching `var_list`; `counters` are integer Variables (the global
-    step, Keras `iterations`).
+    step, Keras `iterations`). A variable given twice is updated twice, in order, as TF's
+    separate update ops do; the shared state (Adam's beta powers, the counters) advances
+    once, after all updates, as TF's `_finish` does.
     """
     rule, static = self._update_rule()
     hyper = self._hyper_arrays()
     self._create_rule_state(var_list, lambda: rule(hyper, **dict(static)))
     slot_names, non_slot_names = self._state_names
-    read = state_ops.read
-    params = [read(v)._value for v in var_list]
-    tables = [self._slots[n] for n in slot_names]
-    slots = [[table[v._id] for v in var_list] for table in tables]
-    state = {n: [read(s)._value for s in column] for n, column in zip(slot_names, slots)}
+    read, write = state_ops.read, state_ops.write
     non_slots = [self._non_slot_dict[n] for n in non_slot_names]
-    for n, variable in zip(non_slot_names, non_slots):
-      state[n] = read(variable)._value
+    shared = {n: read(variable)._value for n, variable in zip(non_slot_names, non_slots)}
     counter_values = [read(c)._value for c in counters]
-    new_params, new_state, new_counters = jitted_update(rule, static)(
-        params, state, [g._value for g in grads], hyper, counter_values)
-    write = state_ops.write
-    for v, value in zip(var_list, new_params):
-      write(v, value)
-    for n, column in zip(slot_names, slots):
-      for s, value in zip(column, new_state[n]):
-        write(s, value)
+    finished = None
+    for update in _rounds(var_list):
+      round_vars = [var_list[i] for i in update]
+      slots = [[self._slots[n][v._id] for v in round_vars] for n in slot_names]
+      state = {n: [read(s)._value for s in column] for n, column in zip(slot_names, slots)}
+      state.update(shared)
+      new_params, new_state, new_counters = jitted_update(rule, static)(
+          [read(v)._value for v in round_vars], state, [grads[i]._value for i in update],
+          hyper, counter_values)
+      for v, value in zip(round_vars, new_params):
+        write(v, value)
+      for n, column in zip(slot_names, slots):
+        for slot, value in zip(column, new_state[n]):
+          write(slot, value)
+      finished = finished or (new_state, new_counters)
     for n, variable in zip(non_slot_names, non_slots):
-      write(variable, new_state[n])
-    for c, before, value in zip(counters, counter_values, new_counters):
+      write(variable, finished[0][n])
+    for c, before, value in zip(counters, counter_values, finished[1]):
       write(c, value)
       state_ops.counted(c, before, 1)
     for v in var_list:
       if v.constraint is not None:
         v.assign(v.constraint(v))
+
+
+def _rounds(var_list):
+  """Positions of `var_list` in rounds that hold each variable once, in order (one round
+  unless a variable repeats)."""
+  rounds, seen = [], {}
+  for i, v in enumerate(var_list):
+    k = seen.get(v._id, 0)
+    seen[v._id] = k + 1
+    if k == len(rounds):
+      rounds.append([])
+    rounds[k].append(i)
+  return rounds
 
 
 def _initial_state(make_transform, var_list):
