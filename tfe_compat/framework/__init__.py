@@ -6,6 +6,11 @@ of a script skip those compilations). `TFE_COMPILATION_CACHE` names the cache di
 (default `~/.cache/tfe_compat/xla`; past 1 GiB its oldest half is removed, checked on
 import at most once a day) or is `0` to turn it off; a cache set up through JAX's own configuration is
 left as it is.
+
+Compiled programs held in memory are bounded too (each costs ~1 MB resident on the CPU, and
+eager ops compile one per new input shape): after `TFE_PROGRAM_CACHE_SIZE` compilations
+(default 512) every in-memory program cache is cleared (`jax.clear_caches()`); programs in
+use are compiled again, from the disk cache when it holds them.
 """
 import os
 import time
@@ -61,3 +66,21 @@ def _trim(path, limit, every=86400):
 
 
 _persistent_compilation_cache()
+
+
+_compiled_since_clear = [0]
+
+
+def _bound_program_caches(event, duration, **kwargs):
+  """JAX's compile listener: clears the in-memory program caches every N compilations."""
+  del duration, kwargs
+  if event != "/jax/core/compile/backend_compile_duration":
+    return
+  _compiled_since_clear[0] += 1
+  if _compiled_since_clear[0] >= _PROGRAM_CACHE_SIZE:
+    _compiled_since_clear[0] = 0
+    jax.clear_caches()
+
+
+_PROGRAM_CACHE_SIZE = int(os.environ.get("TFE_PROGRAM_CACHE_SIZE", "512"))
+jax.monitoring.register_event_duration_secs_listener(_bound_program_caches)

@@ -60,6 +60,15 @@ def get_log_device_placement():
   return _log_device_placement
 
 
+_VALUE_NEEDED = (jax.errors.ConcretizationTypeError, jax.errors.TracerBoolConversionError,
+                 jax.errors.TracerIntegerConversionError, jax.errors.TracerArrayConversionError)
+
+
+def _call_with_floats(impl, static, floats, count, *args):
+  """`impl` with its float attributes `floats` given as the traced `args` after `count`."""
+  return impl(*args[:count], **static, **dict(zip(floats, args[count:])))
+
+
 def op(impl=None, *, name=None, jit=True, describe_error=None, differentiable=True):
   """Makes `impl(*arrays, **static)` a TF op on Tensors (see the module docstring).
 
@@ -76,15 +85,33 @@ def op(impl=None, *, name=None, jit=True, describe_error=None, differentiable=Tr
   op_name = name or "".join(w.capitalize() for w in impl.__name__.strip("_").split("_"))
   OP_NAMES.add(op_name)
   compiled = {}  # static attributes -> jitted impl; cheaper than jit's static_argnames
+  floats_static = []  # set once the impl needed a float attribute's value to trace
 
   def compute(*values, **kwargs):
     if not jit:
       return impl(*values, **kwargs)
+    if kwargs and not floats_static:
+      floats = tuple(k for k, v in kwargs.items() if type(v) is float)
+      if floats:  # traced, so that a new value (a leaky_relu alpha) compiles nothing
+        return _with_traced_floats(values, kwargs, floats)
     key = tuple(kwargs.items())
     fn = compiled.get(key)
     if fn is None:
       fn = compiled[key] = jax.jit(functools.partial(impl, **kwargs))
     return fn(*values)
+
+  def _with_traced_floats(values, kwargs, floats):
+    static = tuple((k, v) for k, v in kwargs.items() if k not in floats)
+    key = (static, floats)
+    fn = compiled.get(key)
+    if fn is None:
+      fn = compiled[key] = jax.jit(functools.partial(_call_with_floats, impl, dict(static),
+                                                     floats, len(values)))
+    try:
+      return fn(*values, *[kwargs[k] for k in floats])
+    except _VALUE_NEEDED:  # the impl computes with the attribute's value: keep it static
+      floats_static.append(True)
+      return compute(*values, **kwargs)
 
   def recover(inputs, kwargs, exc):
     if "incompatible devices" in str(exc):  # TF copies inputs to where the op runs
