@@ -143,7 +143,7 @@ def test_bad_sources_and_watch_arguments():
       t.watch(3.0)
     t.watch(x)
     y = x * x
-  with pytest.raises(ValueError, match="Argument `sources` must be a tf.Tensor or tf.Variable"):
+  with pytest.raises(TypeError, match="Cannot convert the argument `type_value`: 'a'"):
     t.gradient(y, [x, "a"])
 
 

@@ -31,6 +31,7 @@ from tfe_compat.framework import tensor_shape
 from tfe_compat.framework.api import export
 from tfe_compat.framework.tensor import Tensor
 from tfe_compat.ops import init_ops
+from tfe_compat.ops import slicing
 
 _ctx = context.ctx
 
@@ -214,7 +215,13 @@ class ResourceVariable(metaclass=vs.VariableMetaclass):
     return state_ops.gather(params, indices)
 
   def gather_nd(self, indices, name=None):
-    return state_ops.gather_nd(read(self), state_ops.int_indices(indices, "ResourceGatherNd"))
+    """`tf.gather_nd` on the value (`ResourceGatherNd`), with TF's bound check."""
+    indices = state_ops.int_indices(indices, "ResourceGatherNd")
+    params = read(self)
+    slicing._check_nd(indices, params._value.shape,  # pylint: disable=protected-access
+                      "indices%s = [%s] does not index into param shape %s, node name: "
+                      "ResourceGatherNd", "ResourceGatherNd")
+    return state_ops.gather_nd(params, indices)
 
   # ---- Writes (each returns the variable, whose reads see the new value) ----
   def assign(self, value, use_locking=None, name=None, read_value=True):

@@ -29,6 +29,9 @@ export("data.experimental.AUTOTUNE", "contrib.data.AUTOTUNE")(AUTOTUNE)
 
 
 def _int(value):
+  """An int64 argument as a Python int; a Python float or string is TF's TypeError."""
+  if isinstance(value, (float, str, bytes)):
+    raise TypeError("Cannot convert %r to EagerTensor of dtype int64" % (value,))
   return int(np.asarray(value._value if isinstance(value, Tensor) else value))
 
 
@@ -323,7 +326,10 @@ class _Range(Dataset):
   def __init__(self, *args):
     if not 1 <= len(args) <= 3:
       raise ValueError("Invalid arguments to RangeDataset: %s" % (args,))
-    self._range = range(*[_int(a) for a in args])
+    args = [_int(a) for a in args]
+    if len(args) == 3 and not args[2]:
+      raise errors.invalid_argument("step must be a non-zero integer. [Op:RangeDataset]")
+    self._range = range(*args)
 
   def _compute_spec(self):
     return structure.TensorSpec([], dtypes.int64)

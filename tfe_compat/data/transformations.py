@@ -316,6 +316,9 @@ _END = object()
 # ---- prefetch, cache ----
 class Prefetch(Dataset):
   def __init__(self, dataset, buffer_size):
+    if buffer_size < -1:
+      raise errors.invalid_argument("buffer_size must be >= 0 or set buffer_size to be -1 for "
+                                    "auto-tuning [Op:PrefetchDataset]")
     self._input = dataset
     self._size = 4 if buffer_size == dataset_ops.AUTOTUNE else buffer_size
 

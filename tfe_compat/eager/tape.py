@@ -225,6 +225,9 @@ class GradientTape:
       self._pop()
 
   def _push(self):
+    if self._recording:
+      raise ValueError("Tape is still recording, This can happen if you try to re-enter an "
+                       "already-active tape.")
     _ctx.tapes.append(self)
     self._recording = True
 
@@ -320,12 +323,15 @@ class GradientTape:
       return self._variable_reads.get(source._id, [])
     if isinstance(source, Tensor):
       return [source]
-    raise ValueError("Argument `sources` must be a tf.Tensor or tf.Variable (or a nested "
-                     "structure of them), got %r" % (source,))
+    raise TypeError("Cannot convert the argument `type_value`: %r to a TensorFlow DType."
+                    % (source,))
 
   def gradient(self, target, sources, output_gradients=None,
                unconnected_gradients=UnconnectedGradients.NONE):
     """d(sum of targets)/d(sources), in the structure of `sources`."""
+    if target is None:
+      raise TypeError("Argument `target` should be a list or nested structure of Tensors, "
+                      "Variables or CompositeTensors to be differentiated, but received None.")
     if graph_lib.building() is not None:  # graph mode: `tf.gradients` of the graph
       flat_sources, treedef = jax.tree_util.tree_flatten(sources)
       grads = gradients_impl.gradients(
@@ -337,7 +343,7 @@ class GradientTape:
     self._begin_gradient()
     try:
       unconnected = UnconnectedGradients(unconnected_gradients)
-      flat_sources, treedef = jax.tree_util.tree_flatten(sources)
+      flat_sources, treedef = jax.tree_util.tree_flatten(sources, is_leaf=lambda s: s is None)
       targets, cotangents = self._targets(target, output_gradients)
       grads = self._gradients(targets, cotangents, flat_sources, unconnected)
     finally:
@@ -418,6 +424,11 @@ class GradientTape:
                      parallel_iterations=None, experimental_use_pfor=True):
     """Per-example Jacobians: shape [batch] + target.shape[1:] + source.shape[1:]."""
     target = ops.convert_to_tensor(target)
+    target.shape.with_rank_at_least(2)
+    source.shape.with_rank_at_least(2)
+    if not target.shape[0].is_compatible_with(source.shape[0]):
+      raise ValueError("Need first dimension of target shape (%s) and source shape (%s) to "
+                       "match." % (target.shape, source.shape))
     full = self.jacobian(target, source, unconnected_gradients)
     if full is None:
       return None

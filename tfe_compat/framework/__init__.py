@@ -9,7 +9,7 @@ left as it is.
 
 Compiled programs held in memory are bounded too (each costs ~1 MB resident on the CPU, and
 eager ops compile one per new input shape): after `TFE_PROGRAM_CACHE_SIZE` compilations
-(default 512) every in-memory program cache is cleared (`jax.clear_caches()`); programs in
+(default 384) every in-memory program cache is cleared (`jax.clear_caches()`); programs in
 use are compiled again, from the disk cache when it holds them.
 """
 import os
@@ -82,5 +82,5 @@ def _bound_program_caches(event, duration, **kwargs):
     jax.clear_caches()
 
 
-_PROGRAM_CACHE_SIZE = int(os.environ.get("TFE_PROGRAM_CACHE_SIZE", "512"))
+_PROGRAM_CACHE_SIZE = int(os.environ.get("TFE_PROGRAM_CACHE_SIZE", "384"))
 jax.monitoring.register_event_duration_secs_listener(_bound_program_caches)

@@ -58,9 +58,18 @@ def host(value):
   return np.asarray(value)
 
 
-def int_tuple(value):
+_INDEX_ATTRS = {"Reshape": "Tshape", "Tile": "Tmultiples"}  # int32/int64 attrs of the shape
+_NOT_VECTOR = {"Reshape": "sizes input must be 1-D, not %s",
+               "Fill": "dims must represent a vector, got shape %s"}
+
+
+def int_tuple(value, op_name=None):
   """Python ints from a shape-like: list/tuple (of ints or scalar Tensors), TensorShape,
-  Tensor, ndarray or int. A Tensor costs one host read."""
+  Tensor, ndarray or int. A Tensor costs one host read. With `op_name`, a float or string
+  shape and a shape of rank 2 or more get that op's InvalidArgumentError."""
+  if value is None:
+    raise ValueError("Attempt to convert a value (None) with an unsupported type "
+                     "(<class 'NoneType'>) to a Tensor.")
   if type(value) in (list, tuple):
     try:
       return tuple(operator.index(d) for d in value)
@@ -77,15 +86,25 @@ def int_tuple(value):
   if array.dtype == object and isinstance(value, (list, tuple)):  # e.g. nested Dimensions
     array = host(convert_to_tensor(value))
   if array.dtype.kind not in "iu":
+    kind = "string" if array.dtype.kind in "US" or array.size and isinstance(
+        array.flat[0], (bytes, str)) else "float" if array.dtype.kind == "f" else None
+    if op_name in _INDEX_ATTRS and kind:
+      raise invalid("Value for attr '%s' of %s is not in the list of allowed values: int32, "
+                    "int64" % (_INDEX_ATTRS[op_name], kind), op_name)
     raise TypeError("Expected int32 or int64 for a shape argument, got %s" % array.dtype)
+  if array.ndim > 1 and op_name in _NOT_VECTOR:
+    raise invalid(_NOT_VECTOR[op_name] % dims_text(array.shape), op_name)
   return tuple(array.reshape(-1).tolist())
 
 
 def scalar_int(value):
-  """A Python int from an int, NumPy int or scalar int Tensor."""
+  """A Python int from an int, NumPy int or scalar int Tensor; a Python or NumPy float is
+  TF's TypeError (it is converted to an int32 Tensor)."""
   try:
     return operator.index(value)
   except TypeError:
+    if isinstance(value, (float, np.floating)):
+      raise TypeError("Cannot convert %s to EagerTensor of dtype int32" % value) from None
     return int(host(value))
 
 
@@ -169,7 +188,7 @@ def reshape(tensor, shape, name=None):  # pylint: disable=redefined-outer-name
   """`tf.reshape`: same values in a new shape; one dimension may be -1 (inferred)."""
   tensor = convert_to_tensor(tensor)
   value = tensor._value
-  dims = int_tuple(shape)
+  dims = int_tuple(shape, "Reshape")
   if dims != value.shape:
     dims = _resolve_shape(value.size, dims)
   if value.dtype == object:
@@ -263,6 +282,9 @@ def concat(values, axis, name="concat"):
   """`tf.concat`: joins tensors along an existing `axis`."""
   if not isinstance(values, (list, tuple)):
     values = [values]
+  if not values:
+    raise invalid("OpKernel 'ConcatV2' has constraint on attr 'T' not in NodeDef '[N=0, "
+                  "Tidx=DT_INT32]'", "ConcatV2")
   if len(values) == 1:
     return identity(values[0])
   tensors = ops.convert_matching(*values, op_name="ConcatV2")
@@ -388,7 +410,7 @@ def _tile(x, *, multiples):
 def tile(input, multiples, name=None):  # pylint: disable=redefined-builtin
   """`tf.tile`: repeats `input` `multiples[i]` times along dimension i."""
   input = convert_to_tensor(input)
-  multiples = int_tuple(multiples)
+  multiples = int_tuple(multiples, "Tile")
   if len(multiples) != input._value.ndim:
     raise invalid("Expected multiples argument to be a vector of length %d but got length %d"
                   % (input._value.ndim, len(multiples)), "Tile")
@@ -512,7 +534,7 @@ def _fill(value, *, shape):
 @export("fill")
 def fill(dims, value, name=None):
   """`tf.fill`: a tensor of shape `dims` filled with the scalar `value` (its dtype)."""
-  dims = int_tuple(dims)
+  dims = int_tuple(dims, "Fill")
   value = convert_to_tensor(value)
   for d in dims:
     if d < 0:
@@ -545,6 +567,10 @@ def _eye(*, rows, cols, batch, dtype):
 @export("eye", "linalg.eye")
 def eye(num_rows, num_columns=None, batch_shape=None, dtype=dtypes.float32, name=None):
   """`tf.eye`: identity matrices, optionally batched with `batch_shape`."""
+  if isinstance(num_rows, float) or isinstance(num_columns, float):
+    raise TypeError("Arguments `num_rows` and `num_columns` must be positive integer values. "
+                    "Received: num_rows=%s, num_columns=%s"
+                    % (num_rows, num_rows if num_columns is None else num_columns))
   rows = scalar_int(num_rows)
   cols = rows if num_columns is None else scalar_int(num_columns)
   batch = () if batch_shape is None else int_tuple(batch_shape)
@@ -626,6 +652,8 @@ def _identity_n(*xs):
 
 @export("identity_n")
 def identity_n(input, name=None):  # pylint: disable=redefined-builtin
+  if not input:
+    raise invalid("Length for attr 'T' of 0 must be at least minimum 1", "IdentityN")
   return _identity_n(*[convert_to_tensor(t) for t in input])
 
 

@@ -79,16 +79,6 @@ def _dims(tensor):
   return str(tensor.shape.as_list()).replace(" ", "")
 
 
-def _check_boxes(boxes, scores, op_name):
-  if boxes.shape.ndims != 2:
-    raise errors.invalid_argument("boxes must be 2-D%s [Op:%s]" % (_dims(boxes), op_name))
-  if boxes._value.shape[1] != 4:
-    raise errors.invalid_argument("boxes must have 4 columns (Dimension must be 4 but is %d) "
-                                  "[Op:%s]" % (boxes._value.shape[1], op_name))
-  if scores.shape.ndims != 1 or scores._value.shape[0] != boxes._value.shape[0]:
-    raise errors.invalid_argument("scores has incompatible shape [Op:%s]" % op_name)
-
-
 @op(name="NonMaxSuppressionV5", jit=False)
 def _nms_v5(boxes, scores, *, max_output_size, iou_threshold, score_threshold, sigma):
   indices, kept = _greedy(_iou(boxes), scores, max_output_size, iou_threshold,
@@ -103,12 +93,12 @@ def non_max_suppression_with_scores(boxes, scores, max_output_size, iou_threshol
   """Greedy (soft_nms_sigma=0) or Soft-NMS: (int32 indices, float32 rescored scores)."""
   boxes = convert_to_tensor(boxes, dtypes.float32)
   scores = convert_to_tensor(scores, dtypes.float32)
-  _check_boxes(boxes, scores, "NonMaxSuppressionV5")
+  size = image_ops.check_nms_inputs(boxes, scores, max_output_size, "NonMaxSuppressionV5")
   _check_threshold(iou_threshold, "iou_threshold", "NonMaxSuppressionV5")
   sigma = float(soft_nms_sigma)
   if sigma < 0:
     raise errors.invalid_argument("soft_nms_sigma_val must be >= 0 [Op:NonMaxSuppressionV5]")
-  return tuple(_nms_v5(boxes, scores, max_output_size=image_ops._static_int(max_output_size),
+  return tuple(_nms_v5(boxes, scores, max_output_size=size,
                        iou_threshold=float(iou_threshold),
                        score_threshold=float(score_threshold), sigma=sigma))
 
@@ -171,9 +161,9 @@ def non_max_suppression_padded(boxes, scores, max_output_size, iou_threshold=0.5
   """Greedy NMS returning (int32 indices, int32 number of valid indices)."""
   boxes = convert_to_tensor(boxes, dtypes.float32)
   scores = convert_to_tensor(scores, dtypes.float32)
-  _check_boxes(boxes, scores, "NonMaxSuppressionV4")
+  size = image_ops.check_nms_inputs(boxes, scores, max_output_size, "NonMaxSuppressionV4")
   _check_threshold(iou_threshold, "iou_threshold", "NonMaxSuppressionV4")
-  attrs = dict(max_output_size=image_ops._static_int(max_output_size),
+  attrs = dict(max_output_size=size,
                iou_threshold=float(iou_threshold), score_threshold=float(score_threshold))
   if pad_to_max_output_size:
     return tuple(_nms_padded(boxes, scores, **attrs))

@@ -18,6 +18,7 @@ from tfe_compat.framework.api import export
 from tfe_compat.framework.ops import convert_to_tensor, op
 from tfe_compat.framework.tensor import Tensor
 from tfe_compat.ops import image_codecs, image_color  # noqa: F401  (their tf.image names)
+from tfe_compat.ops.array_ops import dims_text
 
 _F32 = np.float32
 _HIGHEST = jax.lax.Precision.HIGHEST
@@ -491,6 +492,28 @@ def rot90(image, k=1, name=None):
 
 
 
+def check_nms_inputs(boxes, scores, max_output_size, op_name):
+  """TF's checks of NMS boxes [n, 4], scores [n] and max_output_size; the size as an int."""
+  def fail(message):
+    return errors.invalid_argument("%s [Op:%s]" % (message, op_name))
+  if boxes.shape.ndims != 2:
+    raise fail("boxes must be 2-D%s (Shape must be rank 2 but is rank %d)"
+               % (dims_text(boxes._value.shape), boxes.shape.ndims))
+  if boxes._value.shape[1] != 4:
+    raise fail("boxes must have 4 columns (Dimension must be 4 but is %d)"
+               % boxes._value.shape[1])
+  if scores.shape.ndims != 1:
+    raise fail("scores must be 1-D%s (Shape must be rank 1 but is rank %d)"
+               % (dims_text(scores._value.shape), scores.shape.ndims))
+  if scores._value.shape[0] != boxes._value.shape[0]:
+    raise fail("scores has incompatible shape (Dimensions must be equal, but are %d and %d)"
+               % (boxes._value.shape[0], scores._value.shape[0]))
+  size = _static_int(max_output_size)
+  if size < 0:
+    raise fail("output size must be non-negative")
+  return size
+
+
 @op(name="NonMaxSuppressionV3", jit=False)
 def _nms(boxes, scores, *, max_output_size, iou_threshold, score_threshold):
   boxes, scores = np.asarray(boxes, np.float32), np.asarray(scores, np.float32)
@@ -520,7 +543,8 @@ def non_max_suppression(boxes, scores, max_output_size, iou_threshold=0.5,
   """Greedy NMS over [y1, x1, y2, x2] boxes; returns int32 indices, best score first."""
   boxes = convert_to_tensor(boxes, dtypes.float32)
   scores = convert_to_tensor(scores, dtypes.float32)
+  size = check_nms_inputs(boxes, scores, max_output_size, "NonMaxSuppressionV3")
   if not 0 <= float(iou_threshold) <= 1:
     raise errors.invalid_argument("iou_threshold must be in [0, 1] [Op:NonMaxSuppressionV3]")
-  return _nms(boxes, scores, max_output_size=_static_int(max_output_size),
+  return _nms(boxes, scores, max_output_size=size,
               iou_threshold=float(iou_threshold), score_threshold=float(score_threshold))

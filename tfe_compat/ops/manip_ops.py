@@ -12,6 +12,7 @@ from tfe_compat.framework import tensor_shape
 from tfe_compat.framework.api import export
 from tfe_compat.framework.ops import convert_to_tensor, op
 from tfe_compat.framework.tensor import Tensor
+from tfe_compat.ops import value_checks
 from tfe_compat.ops.array_ops import (canonical_axis, dims_text, host, int_tuple, invalid,
                                       is_string, np_name, reshape, scalar_int, shape_constant)
 
@@ -46,6 +47,7 @@ def broadcast_to(input, shape, name=None):  # pylint: disable=redefined-builtin
   if _broadcast_dims(input._value.shape, dims) != dims:
     raise invalid("Incompatible shapes: %s vs. %s" % (dims_text(input._value.shape),
                                                      dims_text(dims)), "BroadcastTo")
+  value_checks.check_allocation(dims, "BroadcastTo", input._value.dtype.itemsize)
   if is_string(input):
     return Tensor(np.broadcast_to(input._value, dims).copy())
   return _broadcast_to(input, shape=dims)
@@ -108,7 +110,13 @@ def sequence_mask(lengths, maxlen=None, dtype=dtypes.bool, name=None):
     values = host(lengths)
     maxlen = int(values.max()) if values.size else 0
   else:
-    maxlen = scalar_int(maxlen)
+    value = host(maxlen)
+    if value.ndim:
+      raise ValueError("Argument `maxlen` must be scalar for sequence_mask, received `maxlen` "
+                       "= %s with shape '%s' instead" % (value, value.shape))
+    maxlen = scalar_int(value)
+    if maxlen < 0:
+      raise invalid("Requires start <= limit when delta > 0: 0/%d" % maxlen, "Range")
   return _sequence_mask(lengths, maxlen=maxlen, dtype=np_name(dtype))
 
 
@@ -146,7 +154,12 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
   if axis != -1 and not 0 <= axis <= ndim:
     raise invalid("Expected axis to be -1 or between [0, %d).  But received: %d"
                   % (ndim + 1, axis), "OneHot")
-  return _one_hot(indices, on, off, depth=scalar_int(depth), axis=axis)
+  depth = scalar_int(depth)
+  if depth < 0:
+    raise invalid("depth must be non-negative, got: %d" % depth, "OneHot")
+  value_checks.check_allocation(indices._value.shape + (depth,), "OneHot",
+                                on._value.dtype.itemsize)
+  return _one_hot(indices, on, off, depth=depth, axis=axis)
 
 
 # ---- Rolling ----
@@ -206,6 +219,10 @@ def dynamic_partition(data, partitions, num_partitions, name=None):
   from tfe_compat.ops import slicing  # pylint: disable=import-outside-toplevel  (a cycle)
   data, parts = convert_to_tensor(data), host(partitions)
   num = scalar_int(num_partitions)
+  if data._value.shape[:parts.ndim] != parts.shape:
+    raise invalid("data.shape must start with partitions.shape, got data.shape = %s, "
+                  "partitions.shape = %s" % (dims_text(data._value.shape),
+                                             dims_text(parts.shape)), "DynamicPartition")
   flat = reshape(data, (-1,) + data._value.shape[parts.ndim:]) if parts.ndim != 1 else data
   for i, p in enumerate(parts.reshape(-1).tolist()):
     if not 0 <= p < num:
@@ -224,6 +241,10 @@ def dynamic_stitch(indices, data, name=None):
                      "length %d of argument 'indices'." % (len(data), len(indices)))
   index_arrays = [host(i) for i in indices]
   tensors = [convert_to_tensor(d) for d in data]
+  for m, (i, t) in enumerate(zip(index_arrays, tensors)):
+    if t._value.shape[:i.ndim] != i.shape:
+      raise invalid("data[%d].shape = %s does not start with indices[%d].shape = %s"
+                    % (m, dims_text(t._value.shape), m, dims_text(i.shape)), "DynamicStitch")
   row_shape = tensors[0]._value.shape[index_arrays[0].ndim:]
   rows = array_ops.concat([reshape(t, (-1,) + row_shape) for t in tensors]
                           + [array_ops.zeros((1,) + row_shape, tensors[0].dtype)], 0)

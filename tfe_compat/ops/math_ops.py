@@ -90,14 +90,31 @@ def input_error(op_name, allowed, describe_shapes=broadcast_error):
   return describe
 
 
-def static_ints(value):
-  """An int, or nested tuples of ints, from Python, NumPy or Tensor values (static attrs)."""
+def _non_int_type(value):
+  """"float" or "string" if `value` (nested lists) holds one, else None."""
+  if isinstance(value, (list, tuple)):
+    return next(filter(None, map(_non_int_type, value)), None)
+  return "float" if isinstance(value, float) else "string" if isinstance(
+      value, (str, bytes)) else None
+
+
+def static_ints(value, op_name=None):
+  """An int, or nested tuples of ints, from Python, NumPy or Tensor values (static attrs).
+  Refused as TF refuses them: a float scalar when converted to int32 (TypeError), floats or
+  strings in a list or Tensor by the op's index attribute (InvalidArgumentError)."""
   if value is None or type(value) is int:
     return value
+  if isinstance(value, (float, np.floating)):
+    raise TypeError("Cannot convert %s to EagerTensor of dtype int32" % value)
   if isinstance(value, Tensor) or hasattr(value, "_as_tensor"):
     value = convert_to_tensor(value).numpy()
   if isinstance(value, (np.ndarray, np.generic)):
     value = value.tolist()
+  bad = _non_int_type(value)
+  if bad:
+    raise errors.invalid_argument(
+        "Value for attr 'Tidx' of %s is not in the list of allowed values: int32, int64%s"
+        % (bad, " [Op:%s]" % op_name if op_name else ""))
   if isinstance(value, (list, tuple)):
     return tuple(static_ints(v) for v in value)
   return int(value)

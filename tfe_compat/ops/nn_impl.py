@@ -11,6 +11,7 @@ from tfe_compat.framework import dtypes
 from tfe_compat.framework import ops
 from tfe_compat.framework.api import export
 from tfe_compat.ops import value_checks
+from tfe_compat.ops.reduction_ops import _reduction_axes
 from tfe_compat.ops.conv_ops import (_TF_NAMES, _axes, _fail, _lookup, _precise,
                                      _require_float, _shape_text)
 
@@ -49,10 +50,10 @@ def _moments(x, *, axes, keep_dims):
   return mean.astype(x.dtype), variance.astype(x.dtype)
 
 
-def _axes_tuple(axes, ndim):
-  axes = _axes(axes)
-  axes = (axes,) if isinstance(axes, int) else axes
-  return tuple(a % ndim if ndim else a for a in axes)
+def _axes_tuple(x, axes, op_name):
+  """Checked, non-negative reduction `axes` of `x` (TF's errors of the op reducing them)."""
+  axes = _reduction_axes(x, axes, op_name)
+  return tuple(range(x._value.ndim)) if axes is None else axes
 
 
 @export("nn.moments")
@@ -60,7 +61,7 @@ def moments(x, axes, shift=None, name=None, keep_dims=None, keepdims=None):
   """(mean, variance) of `x` over `axes`; `shift` is unused, as in TF."""
   keep_dims = bool(_lookup("keepdims", keepdims, "keep_dims", keep_dims))
   x = ops.convert_to_tensor(x)
-  return tuple(_moments(x, axes=_axes_tuple(axes, x.ndim), keep_dims=keep_dims))
+  return tuple(_moments(x, axes=_axes_tuple(x, axes, "Mean"), keep_dims=keep_dims))
 
 
 @op(name="WeightedMoments")
@@ -80,7 +81,7 @@ def weighted_moments(x, axes, frequency_weights, name=None, keep_dims=None, keep
   keep_dims = bool(_lookup("keepdims", keepdims, "keep_dims", keep_dims))
   x = ops.convert_to_tensor(x)
   weights = ops.convert_to_tensor(frequency_weights, preferred_dtype=x.dtype)
-  return tuple(_weighted_moments(x, weights, axes=_axes_tuple(axes, x.ndim),
+  return tuple(_weighted_moments(x, weights, axes=_axes_tuple(x, axes, "Sum"),
                                  keep_dims=keep_dims))
 
 
@@ -96,7 +97,7 @@ def sufficient_statistics(x, axes, shift=None, keep_dims=None, name=None, keepdi
   """(count, sum(x - shift), sum((x - shift)**2), shift) over `axes`."""
   keep_dims = bool(_lookup("keepdims", keepdims, "keep_dims", keep_dims))
   x = ops.convert_to_tensor(x)
-  axes = _axes_tuple(axes, x.ndim)
+  axes = _axes_tuple(x, axes, "Sum")
   counts = ops.convert_to_tensor(int(np.prod([x._value.shape[a] for a in axes])),
                                  dtype=x.dtype)
   shift = None if shift is None else ops.convert_to_tensor(shift, dtype=x.dtype)

@@ -32,12 +32,12 @@ def _lookup(new_name, new_value, old_name, old_value):
 
 def _reduction_axes(x, axis, op_name):
   """Non-negative, checked reduction axes (a tuple), or None for all axes."""
-  axis = static_ints(axis)
+  axis = static_ints(axis, op_name)
   if axis is None:
     return None
   rank = x._value.ndim
   axes = []
-  for a in axis if isinstance(axis, tuple) else (axis,):
+  for a in np.reshape(axis, -1).tolist():  # TF flattens the axis tensor
     if not -rank <= a < rank:
       raise errors.invalid_argument("Invalid reduction dimension (%d for input with %d "
                                     "dimension(s) [Op:%s]" % (a, rank, op_name))
@@ -191,10 +191,15 @@ def _argmin(x, *, axis, output_type):
 def _arg_reduce(impl, op_name):
   def arg_reduce(input, axis=None, name=None, dimension=None, output_type=dtypes.int64):
     axis = _lookup("axis", axis, "dimension", dimension)
+    if op_name == "ArgMax" and isinstance(axis, (float, list, tuple, str)):
+      raise TypeError("axis must be int or Tensor with integer datatype")
     x = input if type(input) is Tensor else convert_to_tensor(input)
     check_dtype(x, REAL | BOOL, op_name)
-    axis = 0 if axis is None else static_ints(axis)
+    axis = 0 if axis is None else static_ints(axis, op_name)
     rank = x._value.ndim
+    if isinstance(axis, tuple):
+      raise errors.invalid_argument("dim must be a scalar, but received tensor of shape: %s "
+                                    "[Op:%s]" % (list(np.shape(axis)), op_name))
     if not -rank <= axis < max(rank, 1) or rank == 0:
       raise errors.invalid_argument("Expected dimension in the range [%d, %d), but got %d "
                                     "[Op:%s]" % (-rank, rank, axis, op_name))
@@ -312,10 +317,15 @@ def _make_sorted(kind):
   def segment(data, segment_ids, name=None):
     data, ids = _segment_inputs(data, segment_ids, kind)
     ids_np = ids.numpy().reshape(-1)  # the output shape depends on the ids' values
+    num_segments = int(ids_np.max()) + 1 if ids_np.size else 0
+    if ids_np.size and ids_np.min() < 0:
+      raise errors.invalid_argument(
+          "Segment id %d out of range [0, %d), possibly because 'segment_ids' input is not "
+          "sorted. [Op:Segment%s]" % (ids_np.min(), num_segments, kind.capitalize()))
     if ids_np.size and np.any(np.diff(ids_np) < 0):
       raise errors.invalid_argument("segment ids are not increasing [Op:Segment%s]"
                                     % kind.capitalize())
-    return _segment(data, ids, num_segments=int(ids_np.max()) + 1 if ids_np.size else 0,
+    return _segment(data, ids, num_segments=num_segments,
                     kind="sorted_mean" if kind == "mean" else kind,
                     empty=1 if kind == "prod" else 0)
   segment.__doc__ = "`tf.math.segment_%s` over sorted `segment_ids` (empty segments: 0)." % kind
@@ -396,7 +406,7 @@ def _make_cumulative(kind, allowed, names):
   def cumulative(x, axis=0, exclusive=False, reverse=False, name=None):
     x = convert_to_tensor(x)
     check_dtype(x, allowed, kind)
-    axis, rank = static_ints(axis), x._value.ndim
+    axis, rank = static_ints(axis, kind), x._value.ndim
     if not -rank <= axis < rank:
       raise errors.invalid_argument("ScanOp: Expected scan axis in the range [%d, %d), but got "
                                     "%d [Op:%s]" % (-rank, rank, axis, kind))

@@ -8,6 +8,7 @@ from tfe_compat.framework import dtypes
 from tfe_compat.framework import ops
 from tfe_compat.framework.api import export
 from tfe_compat.framework.ops import convert_to_tensor, op
+from tfe_compat.ops import value_checks
 from tfe_compat.ops.array_ops import canonical_axis, invalid, np_name, scalar_int
 
 
@@ -107,5 +108,8 @@ def histogram_fixed_width(values, value_range, nbins=100, dtype=dtypes.int32, na
   """`tf.histogram_fixed_width`: counts of `values` in `nbins` equal bins over
   `value_range` (values outside count in the first or last bin)."""
   values, value_range, nbins = _histogram_inputs(values, value_range, nbins)
+  value_checks.check(value_range, lambda r: r[0] < r[1], lambda r: invalid(
+      "value_range should satisfy value_range[0] < value_range[1], but got '[%g, %g]'"
+      % (r[0], r[1]), "HistogramFixedWidth"))
   return _histogram(values, value_range, nbins=nbins, dtype=np_name(dtype))
 

@@ -131,6 +131,13 @@ def _space_to_depth(x, *, block):
   return x.reshape(b, h // block, w // block, block * block * c)
 
 
+def _block_size(block_size, op_name):
+  block = scalar_int(block_size)
+  if block < 2:
+    raise invalid("Value for attr 'block_size' of %d must be at least minimum 2" % block, op_name)
+  return block
+
+
 def _nhwc(fn, input, data_format):
   if data_format == "NHWC":
     return fn(input)
@@ -143,7 +150,7 @@ def _nhwc(fn, input, data_format):
 @export("depth_to_space", "nn.depth_to_space")
 def depth_to_space(input, block_size, name=None, data_format="NHWC"):
   """`tf.depth_to_space`: moves depth blocks into `block_size` x `block_size` spatial tiles."""
-  block = scalar_int(block_size)
+  block = _block_size(block_size, "DepthToSpace")
 
   def run(x):
     depth = x._value.shape[-1]
@@ -157,7 +164,7 @@ def depth_to_space(input, block_size, name=None, data_format="NHWC"):
 @export("space_to_depth", "nn.space_to_depth")
 def space_to_depth(input, block_size, name=None, data_format="NHWC"):
   """`tf.space_to_depth`: moves `block_size` x `block_size` spatial tiles into depth."""
-  block = scalar_int(block_size)
+  block = _block_size(block_size, "SpaceToDepth")
 
   def run(x):
     _, h, w, _ = x._value.shape

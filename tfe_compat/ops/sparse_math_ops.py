@@ -49,6 +49,13 @@ def sparse_dense_matmul(sp_a, b, adjoint_a=False, adjoint_b=False, name=None):
                    "  Did you forget a transpose?  Dimensions of A: [%d, %d).  Dimensions of "
                    "B: %s" % (a_inner, b_inner, shape[0], shape[1], _shape_text(b_dims)),
                    "SparseTensorDenseMatMul")
+  checks = [("k", 0 if adjoint_a else 1, a_inner), ("m", 1 if adjoint_a else 0, a_rows)]
+  bad = np.stack([(indices[:, d] < 0) | (indices[:, d] >= limit) for _, d, limit in checks])
+  if bad.any():  # TF's kernel checks k, then m, of each entry in turn
+    i = int(np.argmax(bad.any(axis=0)))
+    label, d, limit = checks[0] if bad[0, i] else checks[1]
+    raise invalid("%s (%d) from index[%d,%d] out of bounds (>=%d)"
+                  % (label, indices[i, d], i, d, limit), "SparseTensorDenseMatMul")
   return _sparse_dense_matmul(ops.convert_to_tensor(indices), values, b, rows=int(a_rows),
                               adjoint_a=bool(adjoint_a), adjoint_b=bool(adjoint_b))
 

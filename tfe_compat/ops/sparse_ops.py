@@ -232,6 +232,10 @@ def concat(axis, sp_inputs, name=None, expand_nonconcat_dim=False, concat_dim=No
   if not 0 <= axis < rank:
     raise invalid("Concat dimension must be in range [%d, %d), got %d"
                    % (-rank, rank, axis), "SparseConcat")
+  for position, (_, _, shape) in enumerate(parts):
+    if len(shape) != rank:
+      raise invalid("Ranks of all input tensors must match: expected %d but got %d at "
+                    "position %d" % (rank, len(shape), position), "SparseConcat")
   shapes = np.stack([p[2] for p in parts])
   if expand_nonconcat_dim:
     out_shape = shapes.max(axis=0)
@@ -335,6 +339,10 @@ def slice(sp_input, start, size, name=None):  # pylint: disable=redefined-builti
   sp_input, indices, shape = _parts(sp_input, "slice")
   start = np.asarray(start, np.int64).reshape(-1)
   size = np.asarray(size, np.int64).reshape(-1)
+  for label, vector in (("start", start), ("size", size)):
+    if len(vector) != len(shape):
+      raise invalid("Expected %s to be a vector of length %d but got length %d"
+                    % (label, len(shape), len(vector)), "SparseSlice")
   end = np.minimum(start + size, shape)
   keep = np.flatnonzero(np.all((indices >= start) & (indices < end), axis=1))
   out_shape = np.maximum(end - start, 0)

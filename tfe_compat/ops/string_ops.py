@@ -123,6 +123,9 @@ class SparseTensor:
     self._indices = convert_to_tensor(indices, dtypes.int64)
     self._values = convert_to_tensor(values)
     self._dense_shape = convert_to_tensor(dense_shape, dtypes.int64)
+    rows, columns = self._indices.shape.with_rank(2).dims
+    rows.assert_is_compatible_with(self._values.shape.with_rank(1).dims[0])
+    columns.assert_is_compatible_with(self._dense_shape.shape.with_rank(1).dims[0])
 
   @classmethod
   def from_value(cls, sparse_tensor_value):

@@ -25,6 +25,7 @@ from tfe_compat.framework import graph_build
 from tfe_compat.framework import ops
 from tfe_compat.framework.tensor import Tensor
 from tfe_compat.framework.trackable import Trackable
+from tfe_compat.ops import value_checks
 
 _compiled = {}  # (rule, static items) -> jitted pure update
 
@@ -66,8 +67,15 @@ def _densify(grad):
   """An IndexedSlices-like gradient (indices, values, dense_shape) as a dense Tensor."""
   shape = tuple(int(d) for d in np.asarray(ops.convert_to_tensor(grad.dense_shape)._value))
   values = ops.convert_to_tensor(grad.values)._value
-  indices = ops.convert_to_tensor(grad.indices)._value
-  return Tensor(jnp.zeros(shape, values.dtype).at[indices].add(values))
+  indices = ops.convert_to_tensor(grad.indices)
+  rows = shape[0] if shape else 0
+
+  def error(values):
+    bad = (values < 0) | (values >= rows)
+    return errors.invalid_argument("indices%s = %d is not in [0, %d) [Op:ResourceScatterAdd]" % (
+        value_checks.first_position(bad), values[tuple(np.argwhere(bad)[0])], rows))
+  value_checks.check(indices, lambda i: ((i >= 0) & (i < rows)).all(), error)
+  return Tensor(jnp.zeros(shape, values.dtype).at[indices._value].add(values))
 
 
 def convert_gradient(grad, var, op_name, known=None):

@@ -11,6 +11,7 @@ import math
 
 import jax.numpy as jnp
 
+from tfe_compat.framework import dtypes
 from tfe_compat.framework import ops
 from tfe_compat.framework.api import export
 from tfe_compat.framework.tensor import Tensor
@@ -286,4 +287,10 @@ def natural_exp_decay(learning_rate, global_step, decay_steps, decay_rate, stair
 @export("train.piecewise_constant", "train.piecewise_constant_decay")
 def piecewise_constant(x, boundaries, values, name=None):
   """`values[i]` for the interval of `boundaries` that the current `x` falls in (a callable)."""
+  x_dtype = ops.convert_to_tensor(x).dtype.base_dtype
+  for b in boundaries:
+    b_dtype = ops.convert_to_tensor(b).dtype.base_dtype
+    if b_dtype is not x_dtype and (b_dtype, x_dtype) != (dtypes.int32, dtypes.int64):
+      raise ValueError("Boundaries (%s) must have the same dtype as x (%s)."
+                       % (b_dtype, x_dtype))
   return functools.partial(PiecewiseConstantDecay(boundaries, values, name=name), x)

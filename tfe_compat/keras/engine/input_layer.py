@@ -41,6 +41,9 @@ def Input(shape=None, batch_size=None, name=None, dtype=None, sparse=False, tens
   batch_shape = kwargs.pop("batch_shape", None)
   if kwargs:
     raise ValueError("Unrecognized keyword arguments: " + str(list(kwargs)))
+  if shape is not None and batch_shape is not None:
+    raise ValueError("Only provide the `shape` OR `batch_input_shape` argument to Input, not "
+                     "both at the same time.")
   if shape is None and batch_shape is None and tensor is None:
     raise ValueError("Please provide to Input either a `shape` or a `tensor` argument. Note "
                      "that `shape` does not include the batch dimension.")

@@ -5,19 +5,24 @@ from tfe_compat.keras import backend
 _SPATIAL = "DHW"
 
 
-def normalize_tuple(value, n, name):
-  """Keras's conv_utils.normalize_tuple: an int or n ints -> a tuple of n ints."""
+def normalize_tuple(value, n, name, allow_zero=False):
+  """Keras's conv_utils.normalize_tuple: an int or n ints -> a tuple of n ints, each positive
+  (or non-negative with `allow_zero`)."""
+  message = "The `%s` argument must be a tuple of %d integers. Received: %s" % (name, n, value)
   if isinstance(value, int):
-    return (value,) * n
-  try:
-    value = tuple(value)
-  except TypeError:
-    raise ValueError("The `%s` argument must be a tuple of %d integers. Received: %s"
-                     % (name, n, value)) from None
-  if len(value) != n or not all(isinstance(v, int) for v in value):
-    raise ValueError("The `%s` argument must be a tuple of %d integers. Received: %s"
-                     % (name, n, value))
-  return value
+    values = (value,) * n
+  else:
+    try:
+      values = tuple(value)
+    except TypeError:
+      raise ValueError(message) from None
+    if len(values) != n or not all(isinstance(v, int) for v in values):
+      raise ValueError(message)
+  bad = {v for v in values if v < 0 or v == 0 and not allow_zero}
+  if bad:
+    raise ValueError("%s including %s that does not satisfy the requirement `%s`."
+                     % (message, bad, ">= 0" if allow_zero else "> 0"))
+  return values
 
 
 def normalize_padding(value):

@@ -41,14 +41,24 @@ class Conv(Layer):
                      activity_regularizer=regularizers.get(activity_regularizer), **kwargs)
     self.rank = rank
     self.filters = int(filters) if filters is not None else None
+    if self.filters is not None and self.filters <= 0:
+      raise ValueError("Invalid value for argument `filters`. Expected a strictly positive "
+                       "value. Received filters=%s." % filters)
     self.kernel_size = normalize_tuple(kernel_size, rank, "kernel_size")
-    self.strides = normalize_tuple(strides, rank, "strides")
+    self.strides = normalize_tuple(strides, rank, "strides", allow_zero=True)
+    if not all(self.strides):
+      raise ValueError("The argument `strides` cannot contains 0(s). Received: %s"
+                       % (self.strides,))
     self.padding = normalize_padding(padding)
     if self.padding == "causal" and not isinstance(self, (Conv1D, SeparableConv1D)):
       raise ValueError("Causal padding is only supported for `Conv1D` and "
                        "``SeparableConv1D`.")
     self.data_format = normalize_data_format(data_format)
     self.dilation_rate = normalize_tuple(dilation_rate, rank, "dilation_rate")
+    if max(self.strides) > 1 and max(self.dilation_rate) > 1:
+      raise ValueError("`strides > 1` not supported in conjunction with `dilation_rate > 1`. "
+                       "Received: strides=%s and dilation_rate=%s"
+                       % (self.strides, self.dilation_rate))
     self.activation = activations.get(activation)
     self.use_bias = use_bias
     self.kernel_initializer = initializers.get(kernel_initializer)
@@ -186,7 +196,8 @@ class _ConvTranspose(Conv):
                      *args, **kwargs)
     self.output_padding = output_padding
     if output_padding is not None:
-      self.output_padding = normalize_tuple(output_padding, rank, "output_padding")
+      self.output_padding = normalize_tuple(output_padding, rank, "output_padding",
+                                            allow_zero=True)
       for stride, out_pad in zip(self.strides, self.output_padding):
         if out_pad >= stride:
           raise ValueError("Stride " + str(self.strides) + " must be greater than output "

@@ -139,7 +139,7 @@ class ConvLSTM2D(Layer):
     super().__init__(activity_regularizer=regularizers.get(activity_regularizer), **kwargs)
     self.filters = filters
     self.kernel_size = normalize_tuple(kernel_size, 2, "kernel_size")
-    self.strides = normalize_tuple(strides, 2, "strides")
+    self.strides = normalize_tuple(strides, 2, "strides", allow_zero=True)
     self.padding = normalize_padding(padding)
     self.data_format = normalize_data_format(data_format)
     self.dilation_rate = normalize_tuple(dilation_rate, 2, "dilation_rate")

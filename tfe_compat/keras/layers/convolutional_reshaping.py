@@ -46,7 +46,8 @@ def _pairs(value, rank, name):
       raise ValueError("`%s` should have %s elements. Found: %s"
                        % (name, "two" if rank == 2 else rank, value))
     ordinals = ("1st", "2nd", "3rd")
-    return tuple(normalize_tuple(v, 2, "%s entry of %s" % (ordinals[i], name))
+    return tuple(normalize_tuple(v, 2, "%s entry of %s" % (ordinals[i], name),
+                                 allow_zero=True)
                  for i, v in enumerate(value))
   raise ValueError("`%s` should be either an int, a tuple of %d ints, or a tuple of %d tuples "
                    "of 2 ints. Found: %s" % (name, rank, rank, value))
@@ -157,7 +158,8 @@ class ZeroPadding1D(_Margins):
   """Pads the time axis with zeros: an int or (left, right)."""
 
   def __init__(self, padding=1, **kwargs):
-    super().__init__(1, normalize_tuple(padding, 2, "padding"), "channels_last", **kwargs)
+    super().__init__(1, normalize_tuple(padding, 2, "padding", allow_zero=True),
+                     "channels_last", **kwargs)
 
 
 @export("keras.layers.ZeroPadding2D")
@@ -185,7 +187,8 @@ class Cropping1D(_Margins):
   _key = "cropping"
 
   def __init__(self, cropping=(1, 1), **kwargs):
-    super().__init__(1, normalize_tuple(cropping, 2, "cropping"), "channels_last", **kwargs)
+    super().__init__(1, normalize_tuple(cropping, 2, "cropping", allow_zero=True),
+                     "channels_last", **kwargs)
 
 
 @export("keras.layers.Cropping2D")

@@ -62,6 +62,9 @@ class Dense(Layer):
                **kwargs):
     super().__init__(activity_regularizer=regularizers.get(activity_regularizer), **kwargs)
     self.units = int(units)
+    if self.units < 0:
+      raise ValueError("Received an invalid value for `units`, expected a positive integer. "
+                       "Received: units=%s" % units)
     self.activation = activations.get(activation)
     self.use_bias = use_bias
     self.kernel_initializer = initializers.get(kernel_initializer)
@@ -140,6 +143,9 @@ class Dropout(Layer):
 
   def __init__(self, rate, noise_shape=None, seed=None, **kwargs):
     super().__init__(**kwargs)
+    if isinstance(rate, (int, float)) and not 0 <= rate <= 1:
+      raise ValueError("Invalid value %s received for `rate`, expected a value between 0 and "
+                       "1." % rate)
     self.rate = rate
     self.noise_shape = noise_shape
     self.seed = seed

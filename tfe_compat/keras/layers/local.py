@@ -129,7 +129,7 @@ class _LocallyConnected(Layer):
     rank = self._RANK
     self.filters = filters
     self.kernel_size = normalize_tuple(kernel_size, rank, "kernel_size")
-    self.strides = normalize_tuple(strides, rank, "strides")
+    self.strides = normalize_tuple(strides, rank, "strides", allow_zero=True)
     self.padding = normalize_padding(padding)
     if self.padding != "valid" and implementation == 1:
       raise ValueError("Invalid border mode for %s (only \"valid\" is supported if "

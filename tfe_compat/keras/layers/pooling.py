@@ -21,7 +21,7 @@ class Pooling(Layer):
     if strides is None:
       strides = pool_size
     self.pool_size = normalize_tuple(pool_size, rank, "pool_size")
-    self.strides = normalize_tuple(strides, rank, "strides")
+    self.strides = normalize_tuple(strides, rank, "strides", allow_zero=True)
     self.padding = normalize_padding(padding)
     self.data_format = normalize_data_format(data_format)
     self.input_spec = InputSpec(ndim=rank + 2)

@@ -376,6 +376,9 @@ class _CellLayer(RNN):
   _CELL = None
 
   def __init__(self, cell_kwargs, rnn_kwargs, activity_regularizer, kwargs):
+    if cell_kwargs["units"] <= 0:
+      raise ValueError("Received an invalid value for argument `units`, expected a positive "
+                       "integer, got %s." % cell_kwargs["units"])
     cell = self._CELL(dtype=kwargs.get("dtype"), **cell_kwargs)
     super().__init__(cell, **rnn_kwargs, **kwargs)
     self.activity_regularizer = regularizers.get(activity_regularizer)
