@@ -41,3 +41,16 @@ def test_program_caches_are_cleared_every_n_compilations(monkeypatch):
   for n in range(301, 311):  # shapes no other test uses: each compiles
     assert tf.reduce_sum(tf.ones([n, 7])).numpy() == n * 7
   assert len(cleared) >= 3
+
+
+def test_traced_float_attributes_with_a_varying_number_of_inputs():
+  from tfe_compat.framework import ops  # pylint: disable=import-outside-toplevel
+
+  @ops.op(name="ScaledSumForTest")
+  def scaled_sum(*values, scale):
+    return sum(values) * scale
+
+  one, two = tf.constant(1.0), tf.constant(2.0)
+  assert scaled_sum(one, scale=2.0).numpy() == 2.0
+  assert scaled_sum(one, two, scale=2.0).numpy() == 6.0
+  assert scaled_sum(one, two, two, scale=0.5).numpy() == 2.5

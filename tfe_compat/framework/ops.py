@@ -102,7 +102,7 @@ def op(impl=None, *, name=None, jit=True, describe_error=None, differentiable=Tr
 
   def _with_traced_floats(values, kwargs, floats):
     static = tuple((k, v) for k, v in kwargs.items() if k not in floats)
-    key = (static, floats)
+    key = (static, floats, len(values))
     fn = compiled.get(key)
     if fn is None:
       fn = compiled[key] = jax.jit(functools.partial(_call_with_floats, impl, dict(static),
