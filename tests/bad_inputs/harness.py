@@ -55,7 +55,7 @@ def force(x, depth=0):
     return type(x)(force(e, depth + 1) for e in x) if type(x) in (list, tuple) else x
   if isinstance(x, dict):
     return {k: force(v, depth + 1) for k, v in x.items()}
-  if "Dataset" in type(x).__name__ and hasattr(x, "__iter__"):
+  if any("Dataset" in c.__name__ for c in type(x).__mro__) and hasattr(x, "__iter__"):
     out = []
     for i, e in enumerate(x):
       out.append(force(e, depth + 1))

@@ -27,7 +27,12 @@ def _workers(num_parallel_calls):
   if num_parallel_calls is None:
     return 1
   n = dataset_ops._int(num_parallel_calls)
-  return (os.cpu_count() or 1) if n == dataset_ops.AUTOTUNE else max(n, 1)
+  if n == dataset_ops.AUTOTUNE:
+    return os.cpu_count() or 1
+  if n <= 0:
+    raise errors.invalid_argument("num_parallel_calls must be greater than zero. "
+                                  "[Op:ParallelMapDatasetV2]")
+  return n
 
 
 _MAX_SIGNATURES = 8

@@ -368,6 +368,7 @@ class Function:
     draws = context.rng_draws
     with _scope(_Discovery(_ctx.variable_scope)) as discovery:
       result = self._fn(*args, **kwargs)
+    _check_outputs(result, self._fn)
     discovery.random = context.rng_draws != draws
     leaves, treedef = jax.tree_util.tree_flatten((args, kwargs), is_leaf=_is_leaf)
     self._concrete[key] = ConcreteFunction(self._fn, leaves, treedef, result, discovery,
@@ -398,6 +399,21 @@ class _Bound:
 
   def __call__(self, *args, **kwargs):
     return self._concrete(args, kwargs)
+
+
+_OUTPUT_TYPES = (Tensor, bool, int, float, complex, str, bytes, np.ndarray, np.generic,
+                 type(None))
+
+
+def _check_outputs(result, fn):
+  """TF's refusal of a return value that is not a tensor (nor a value that becomes one)."""
+  for leaf in jax.tree_util.tree_leaves(result, is_leaf=_is_leaf):
+    if not isinstance(leaf, _OUTPUT_TYPES) and not _is_leaf(leaf) and not hasattr(
+        leaf, "_as_tensor") and not hasattr(leaf, "_fetch_components"):
+      raise TypeError(
+          "To be compatible with tf.function, Python functions must return zero or more "
+          "Tensors or ExtensionTypes or None values; in compilation of %s, found return value "
+          "of type %s, which is not a Tensor or ExtensionType." % (fn, type(leaf).__name__))
 
 
 def _is_spec(x):
