@@ -248,6 +248,8 @@ def _infer_numpy(value):
   kind = array.dtype.kind
   if kind == "O" and _has_dimensions(value):  # TF reads a Dimension in a list as its int
     return _infer_numpy(_dimension_values(value))
+  if kind == "O" and any(type(v) is int and not -2**63 <= v < 2**64 for v in np.ravel(array)):
+    raise ValueError("Can't convert Python sequence with out-of-range integer to Tensor.")
   if kind == "f":
     return array.astype(np.float32)
   if kind in "iu":
