@@ -1,8 +1,8 @@
 """`tf.nn` convolutions and pooling, and helpers shared by the nn modules (nn_ops imports it).
 
 Wrappers validate shapes and normalize strides/padding once per distinct call signature
-(`functools.lru_cache` plans), then call one jitted `lax.conv_general_dilated` /
-`lax.reduce_window` implementation. TF's SAME padding (extra pad at the end) is what
+(`functools.lru_cache` plans), then call one jitted `lax.conv_general_dilated` or pooling
+(pooling.py) implementation. TF's SAME padding (extra pad at the end) is what
 `lax.padtype_to_pads` computes.
 """
 # pylint: disable=redefined-builtin,dangerous-default-value
@@ -17,6 +17,7 @@ from jax import lax
 from tfe_compat.framework import errors
 from tfe_compat.framework import ops
 from tfe_compat.framework.api import export
+from tfe_compat.ops import pooling
 
 _SPATIAL = "DHW"
 _TF_NAMES = {"float16": "half", "float32": "float", "float64": "double"}
@@ -419,32 +420,11 @@ def conv3d_transpose(value, filter=None, output_shape=None, strides=None, paddin
   return _transpose(3, value, filter, output_shape, strides, padding, data_format, dilations)
 
 
-# ---- Pooling ----
-def _max_pool_impl(x, *, plan):
-  if jnp.issubdtype(x.dtype, jnp.floating):
-    init = np.array(-np.inf, x.dtype)
-  else:
-    init = np.array(np.iinfo(x.dtype).min, x.dtype)
-  return lax.reduce_window(x, init, lax.max, plan.window, plan.strides, plan.padding,
-                           window_dilation=plan.dilation)
-
-
-def _avg_pool_impl(x, *, plan):
-  """Sums over each window divided by its number of valid (unpadded) elements, as TF does."""
-  zero = np.array(0, x.dtype)
-  total = lax.reduce_window(x, zero, lax.add, plan.window, plan.strides, plan.padding,
-                            window_dilation=plan.dilation)
-  if plan.padding == "VALID":
-    return total / np.array(np.prod(plan.window), x.dtype)
-  ones = jnp.ones([d if w > 1 or s > 1 else 1
-                   for d, w, s in zip(x.shape, plan.window, plan.strides)], x.dtype)
-  return total / lax.reduce_window(ones, zero, lax.add, plan.window, plan.strides,
-                                   plan.padding, window_dilation=plan.dilation)
-
-
-_POOL = {("MAX", n): ops.op(_max_pool_impl, name="MaxPool3D" if n == 3 else "MaxPool")
-         for n in (1, 2, 3)}
-_POOL.update({("AVG", n): ops.op(_avg_pool_impl, name="AvgPool3D" if n == 3 else "AvgPool")
+# ---- Pooling (the implementations are in pooling.py) ----
+_POOL = {("MAX", 1): ops.op(pooling.max_pool, name="MaxPool"),
+         ("MAX", 2): ops.op(pooling.max_pool, name="MaxPool"),
+         ("MAX", 3): ops.op(pooling.max_pool3d, name="MaxPool3D")}
+_POOL.update({("AVG", n): ops.op(pooling.avg_pool, name="AvgPool3D" if n == 3 else "AvgPool")
               for n in (1, 2, 3)})
 
 
