@@ -99,8 +99,9 @@ class ResourceVariable(metaclass=vs.VariableMetaclass):
       shape = tensor_shape.as_shape(shape)
     array = value._value
     target = context.current_device()
-    if isinstance(array, jax.Array) and target is not None:
-      array = jax.device_put(array, target)
+    if isinstance(array, jax.Array):  # committed: every program sees it placed the same way
+      array = jax.device_put(array, target or jax.config.jax_default_device or
+                             jax.devices()[0])
     self._value = array
     self._id = next(tensor_lib._uids)  # pylint: disable=protected-access
     self._device = target  # a tf.device scope pins the variable; None: the default device

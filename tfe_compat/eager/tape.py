@@ -19,6 +19,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 from jax._src.interpreters import partial_eval as pe
+from jax.extend import core as jax_core
 
 from tfe_compat.framework import context
 from tfe_compat.framework import errors
@@ -92,12 +93,18 @@ stop_recording = replaying  # TF's name for it (tensorflow.python.eager.tape.sto
 
 def _used_sources(program, target_slots, sources, constants):
   """Which sources the targets depend on, by dead-code elimination of the replay's jaxpr;
-  and whether the program loops (a scan or while loop, slow to differentiate uncompiled)."""
+  and whether to compile it on first sight: a program that loops (slow to differentiate
+  uncompiled), or one of many primitives (each would compile alone for its shapes)."""
   jaxpr = jax.make_jaxpr(lambda s, c: _replay(program, target_slots, s, c))(
       list(sources), list(constants))
   _, used_inputs = pe.dce_jaxpr(jaxpr.jaxpr, [True] * len(target_slots))
   loops = any(eqn.primitive.name in ("scan", "while") for eqn in jaxpr.jaxpr.eqns)
-  return tuple(used_inputs[:len(sources)]), loops
+  return tuple(used_inputs[:len(sources)]), loops or _size(jaxpr.jaxpr) >= _COMPILE_AT_ONCE
+
+
+def _size(jaxpr):
+  """The number of primitives in `jaxpr`, those of nested jaxprs (custom gradients) included."""
+  return len(jaxpr.eqns) + sum(_size(sub) for sub in jax_core.subjaxprs(jaxpr))
 
 
 class _Compiled:
@@ -110,7 +117,7 @@ class _Compiled:
 
 
 _CACHE_SIZE = 256
-_COMPILE_AT_ONCE = 24  # programs this long compile on first sight (uncompiled is slower)
+_COMPILE_AT_ONCE = 24  # primitives in a program that compiles on first sight
 _cache = collections.OrderedDict()  # (program, target slots, n constants, batched) -> _Compiled
 
 
@@ -129,7 +136,7 @@ def _lookup(program, target_slots, sources, constants, batched):
     _cache.move_to_end(key)
   hit.runs += 1
   structure = (program, target_slots, hit.used, batched)
-  if hit.runs < 2 and len(program) < _COMPILE_AT_ONCE and not hit.compile_now:
+  if hit.runs < 2 and not hit.compile_now:
     return hit.used, functools.partial(_pullback, structure)  # cheaper than compiling
   if hit.pullback is None:
     hit.pullback = jax.jit(functools.partial(_pullback, structure))
