@@ -427,6 +427,20 @@ def test_learning_phase_scope():
   K.manual_variable_initialization(False)
 
 
+def test_learning_phase_is_set_per_graph():
+  """TF 1.15's _GRAPH_LEARNING_PHASES (values from TF 2.21's tf_keras): a phase set eagerly
+  leaves a new graph its placeholder, and one set in a graph stays there."""
+  K.clear_session()
+  K.set_learning_phase(0)
+  with tf.Graph().as_default():
+    assert str(K.learning_phase()) == (
+        'Tensor("keras_learning_phase:0", shape=(), dtype=bool)')
+    K.set_learning_phase(1)
+    assert K.learning_phase() == 1
+  assert K.learning_phase() == 0
+  K.clear_session()
+
+
 def test_random():
   ones = K.random_binomial((200,), p=1.0)
   assert ones.dtype == tf.float32 and ones.shape == (200,)

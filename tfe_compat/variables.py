@@ -99,7 +99,8 @@ class ResourceVariable(metaclass=vs.VariableMetaclass):
       shape = tensor_shape.as_shape(shape)
     array = value._value
     target = context.current_device()
-    if isinstance(array, jax.Array):  # committed: every program sees it placed the same way
+    if isinstance(array, jax.Array) or (isinstance(array, np.ndarray) and array.dtype != object):
+      # committed: every program sees it placed the same way
       array = jax.device_put(array, target or jax.config.jax_default_device or
                              jax.devices()[0])
     self._value = array

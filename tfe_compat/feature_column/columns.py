@@ -14,6 +14,7 @@ import numpy as np
 
 from tfe_compat.data.example_parsing import FixedLenFeature
 from tfe_compat.data.example_parsing import VarLenFeature
+from tfe_compat.framework import device as device_lib
 from tfe_compat.framework import dtypes
 from tfe_compat.framework import tensor_shape
 from tfe_compat.framework.ops import convert_to_tensor
@@ -165,7 +166,7 @@ def sequence_length_from_sparse_tensor(sp_tensor, num_elements=1):
   lengths = np.zeros(batch, np.int64)
   if len(indices):
     np.maximum.at(lengths, indices[:, 0], indices[:, 1] + 1)
-  return Tensor(jnp.asarray(np.ceil(lengths / num_elements).astype(np.int64)))
+  return Tensor(device_lib.put(np.ceil(lengths / num_elements).astype(np.int64)))
 
 
 def check_shape(shape, key):

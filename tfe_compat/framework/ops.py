@@ -391,7 +391,7 @@ def _convert(value, dtype, name, preferred_dtype, dtype_hint):
     key = (type(value), value, dtype, str(value) if value == 0 else None)  # -0.0 is not 0.0
     hit = _scalar_cache.get(key)
     if hit is None:
-      hit = jnp.asarray(_to_numpy(value, dtype))
+      hit = device_lib.put(_to_numpy(value, dtype))
       if len(_scalar_cache) < 4096 and not isinstance(hit, jax.core.Tracer):
         _scalar_cache[key] = hit
     return Tensor(hit)

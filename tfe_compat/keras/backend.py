@@ -3,6 +3,7 @@ TF 1.15 backend functions (int_shape, dot, batch_dot, reductions, crossentropies
 import builtins as _builtins
 import collections
 import contextlib
+import weakref
 
 import numpy as np
 
@@ -21,8 +22,19 @@ from tfe_compat.ops import (array_ops, manip_ops, math_ops, matmul_cast_ops, nn_
                             random_ops, reduction_ops, slicing, sparse_ops)
 from tfe_compat.variable_scope import name_scope
 
-_state = {"floatx": "float32", "epsilon": 1e-7, "image_data_format": "channels_last",
-          "learning_phase": None}
+_state = {"floatx": "float32", "epsilon": 1e-7, "image_data_format": "channels_last"}
+# The phase set with set_learning_phase, per graph (None: eager execution), as TF's
+# _GRAPH_LEARNING_PHASES: setting it eagerly leaves graphs their placeholder.
+learning_phases = weakref.WeakKeyDictionary()
+class _EagerExecution:
+  """The key of eager execution's learning phase (graphs are weak keys)."""
+
+
+_eager_phase = _EagerExecution()
+
+
+def phase_key():
+  return context.ctx.graph if context.ctx.graph is not None else _eager_phase
 _name_counts = collections.defaultdict(int)
 
 
@@ -64,7 +76,7 @@ def set_image_data_format(data_format):
 def learning_phase():
   """0 or 1 as set; unset in graph mode, the graph's `keras_learning_phase` tensor (a bool
   placeholder with default False, fed to train), as TF 1.15's Keras has it."""
-  phase = _state["learning_phase"]
+  phase = learning_phases.get(phase_key())
   if phase is not None:
     return phase
   current = context.ctx.graph  # also while a recorded call is evaluated or replayed
@@ -83,7 +95,7 @@ def learning_phase():
 def set_learning_phase(value):
   if value not in (0, 1):
     raise ValueError("Expected learning phase to be 0 or 1.")
-  _state["learning_phase"] = value
+  learning_phases[phase_key()] = value
 
 
 @export("keras.backend.get_uid")
@@ -117,7 +129,7 @@ def clear_session():
   """A new default graph (which forgets layer names, variable scopes and the global step),
   and no learning phase set."""
   graph.reset_default_graph()
-  _state["learning_phase"] = None
+  learning_phases.clear()
 
 
 # ---- Tensor utilities (TF 1.15 `tf.keras.backend`, on tfe_compat ops) ----

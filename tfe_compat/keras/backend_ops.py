@@ -62,13 +62,16 @@ def learning_phase_scope(value):
   """Sets the learning phase to `value` (0 or 1) inside the scope, then restores it."""
   if value not in (0, 1):
     raise ValueError("Expected learning phase to be 0 or 1.")
-  state = backend._state  # pylint: disable=protected-access
-  previous = state["learning_phase"]
+  key = backend.phase_key()
+  previous = backend.learning_phases.get(key)
   try:
     backend.set_learning_phase(value)
     yield
   finally:
-    state["learning_phase"] = previous
+    if previous is None:
+      backend.learning_phases.pop(key, None)
+    else:
+      backend.learning_phases[key] = previous
 
 
 @export("keras.backend.print_tensor")

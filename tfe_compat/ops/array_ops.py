@@ -12,6 +12,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from tfe_compat.framework import device as device_lib
 from tfe_compat.framework import dtypes
 from tfe_compat.framework import errors
 from tfe_compat.framework import graph as graph_lib
@@ -120,8 +121,7 @@ def shape_constant(dims, dtype):
   key = (dims, dtype)
   hit = _shape_cache.get(key)
   if hit is None:
-    with jax.ensure_compile_time_eval():  # a constant even while traced
-      hit = jnp.asarray(np.array(dims, dtype=dtype))
+    hit = device_lib.put(np.array(dims, dtype=dtype))  # a constant even while traced
     if len(_shape_cache) < 4096 and not isinstance(hit, jax.core.Tracer):
       _shape_cache[key] = hit
   return Tensor(hit)

@@ -10,6 +10,7 @@ import jax.numpy as jnp
 import numpy as np
 import optax
 
+from tfe_compat.framework import device as device_lib
 from tfe_compat.framework import dtypes
 from tfe_compat.framework import errors
 from tfe_compat.framework import ops
@@ -183,8 +184,9 @@ def _sparse_outputs(paths, batch):
   indices = [(b, j) for b, path in enumerate(paths) for j in range(len(path))]
   values = [v for path in paths for v in path]
   width = max([len(p) for p in paths] + [0])
-  return (jnp.asarray(np.array(indices, np.int64).reshape(-1, 2)),
-          jnp.asarray(np.array(values, np.int64)), jnp.asarray(np.array([batch, width], np.int64)))
+  return (device_lib.put(np.array(indices, np.int64).reshape(-1, 2)),
+          device_lib.put(np.array(values, np.int64)),
+          device_lib.put(np.array([batch, width], np.int64)))
 
 
 @ops.op(name="CTCGreedyDecoder", jit=False, differentiable=False)

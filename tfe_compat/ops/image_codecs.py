@@ -15,6 +15,7 @@ import numpy as np
 import png
 from PIL import Image, ImageFile, ImageSequence
 
+from tfe_compat.framework import device as device_lib
 from tfe_compat.framework import dtypes
 from tfe_compat.framework import errors
 from tfe_compat.framework.api import export
@@ -60,7 +61,7 @@ def _open(data, op_name):
 
 
 def _uint8(array):
-  return Tensor(jnp.asarray(np.ascontiguousarray(array, dtype=np.uint8)))
+  return Tensor(device_lib.put(np.asarray(array, dtype=np.uint8)))
 
 
 # ---- PNG ----

@@ -11,6 +11,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from tfe_compat.framework import device as device_lib
 from tfe_compat.framework import context
 from tfe_compat.framework import dtypes
 from tfe_compat.framework import errors
@@ -534,7 +535,7 @@ def _nms(boxes, scores, *, max_output_size, iou_threshold, score_threshold):
         break
     if keep:
       selected.append(i)
-  return jnp.asarray(np.array(selected, np.int32))
+  return device_lib.put(np.array(selected, np.int32))
 
 
 @export("image.non_max_suppression")

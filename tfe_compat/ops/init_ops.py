@@ -7,10 +7,10 @@ partition_info=None)` and returns a Tensor. Random draws take a fresh key from
 import inspect
 import math
 
-import jax.numpy as jnp
 import numpy as np
 
 from tfe_compat.framework import context
+from tfe_compat.framework import device as device_lib
 from tfe_compat.framework import dtypes
 from tfe_compat.framework import graph as graph_lib
 from tfe_compat.framework import graph_build
@@ -78,7 +78,8 @@ def _sample_dtype(dtype):
 
 
 def _to_tensor(array, dtype):
-  return Tensor(jnp.asarray(np.asarray(array).astype(dtype.as_numpy_dtype, copy=False)))
+  """A host array as a Tensor: a transfer (jax.numpy would compile a program per shape)."""
+  return Tensor(device_lib.put(np.asarray(array).astype(dtype.as_numpy_dtype, copy=False)))
 
 
 def _drawn_in_graph(draw, args, shape, dtype, seed):
@@ -143,7 +144,7 @@ class Zeros(Initializer):
     shape = _shape_list(shape)
     if dtype is dtypes.string:
       return Tensor(np.full(shape, b"", dtype=object))
-    return Tensor(jnp.zeros(shape, dtype=dtype.as_numpy_dtype))
+    return _to_tensor(np.zeros(shape, dtype.as_numpy_dtype), dtype)
 
   def get_config(self):
     return {"dtype": self.dtype.name}
@@ -158,7 +159,7 @@ class Ones(Initializer):
 
   def __call__(self, shape, dtype=None, partition_info=None):
     dtype = self.dtype if dtype is None else dtypes.as_dtype(dtype)
-    return Tensor(jnp.ones(_shape_list(shape), dtype=dtype.as_numpy_dtype))
+    return _to_tensor(np.ones(_shape_list(shape), dtype.as_numpy_dtype), dtype)
 
   def get_config(self):
     return {"dtype": self.dtype.name}

@@ -8,6 +8,7 @@ load factor 0.8 and deleted-key markers, so `export()` returns TF's bucket array
 import jax.numpy as jnp
 import numpy as np
 
+from tfe_compat.framework import device as device_lib
 from tfe_compat.framework import dtypes
 from tfe_compat.framework import errors
 from tfe_compat.framework.api import export
@@ -28,7 +29,7 @@ def _np_dtype(dtype):
 def _array(values, dtype):
   if dtype is dtypes.string:
     return Tensor(np.asarray(values, dtype=object))
-  return Tensor(jnp.asarray(np.asarray(values, dtype=dtype.as_numpy_dtype)))
+  return Tensor(device_lib.put(np.asarray(values, dtype=dtype.as_numpy_dtype)))
 
 
 def _shape_text(shape):

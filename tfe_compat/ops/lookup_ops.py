@@ -14,6 +14,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from tfe_compat.framework import device as device_lib
 from tfe_compat.framework import dtypes
 from tfe_compat.framework import errors
 from tfe_compat.framework.api import export
@@ -66,7 +67,7 @@ def host_tensor(array, dtype):
   """A Tensor of NumPy `array` (object arrays stay on the host, as string Tensors do)."""
   if dtype is dtypes.string:
     return Tensor(np.asarray(array, dtype=object))
-  return Tensor(jnp.asarray(np.asarray(array, dtype=dtype.as_numpy_dtype)))
+  return Tensor(device_lib.put(np.asarray(array, dtype=dtype.as_numpy_dtype)))
 
 
 def _text(value):

@@ -12,6 +12,7 @@ import numpy as np
 from jax import lax
 from jax.scipy import special
 
+from tfe_compat.framework import device as device_lib
 from tfe_compat.framework import dispatch, dtypes, errors
 from tfe_compat.framework.api import export
 from tfe_compat.framework.ops import broadcast_error, convert_matching, convert_to_tensor, op
@@ -198,7 +199,7 @@ def _string_add(x, y):
 
 @op(name="Equal", jit=False, describe_error=broadcast_error)
 def _string_equal(x, y):
-  return jnp.asarray(np.asarray(x == y, dtype=bool))
+  return device_lib.put(np.asarray(x == y, dtype=bool))
 
 
 def _string_not_equal(x, y):

@@ -15,6 +15,7 @@ import jax.numpy as jnp
 import numpy as np
 
 # pylint: disable=redefined-builtin
+from tfe_compat.framework import device as device_lib
 from tfe_compat.framework import context
 from tfe_compat.framework import dtypes
 from tfe_compat.framework import tensor_shape
@@ -417,7 +418,7 @@ def boolean_mask(tensor, mask, name="boolean_mask", axis=None):
     raise ValueError("Shapes %s and %s are incompatible" % (
         tensor_shape.TensorShape(dims[axis:axis + len(m_dims)]), tensor_shape.TensorShape(m_dims)))
   flat = array_ops.reshape(tensor, dims[:axis] + (-1,) + dims[axis + len(m_dims):])
-  keep = Tensor(jnp.asarray(np.flatnonzero(host(mask)).astype(np.int64)))
+  keep = Tensor(device_lib.put(np.flatnonzero(host(mask)).astype(np.int64)))
   return gather(flat, keep, axis=axis)
 
 

@@ -7,9 +7,9 @@ string, an integer itself) starting from `hash_key`, bit-exact with TF.
 """
 import itertools
 
-import jax.numpy as jnp
 import numpy as np
 
+from tfe_compat.framework import device as device_lib
 from tfe_compat.framework import dtypes
 from tfe_compat.framework import errors
 from tfe_compat.framework.api import export
@@ -107,7 +107,7 @@ def _cross(inputs, row_fn, out_dtype):
   if out_dtype is dtypes.string:
     values = Tensor(np.asarray(values, dtype=object).reshape(-1))
   else:
-    values = Tensor(jnp.asarray(np.asarray(values, np.int64).reshape(-1)))
+    values = Tensor(device_lib.put(np.asarray(values, np.int64).reshape(-1)))
   return SparseTensor(indices, values, np.asarray([batch, width], np.int64))
 
 

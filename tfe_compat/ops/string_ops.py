@@ -14,6 +14,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from tfe_compat.framework import device as device_lib
 from tfe_compat.framework import dtypes
 from tfe_compat.framework import ops
 from tfe_compat.framework import errors
@@ -41,7 +42,7 @@ def _map(fn, array):
 
 
 def _numeric(array, dtype):
-  return Tensor(jnp.asarray(np.asarray(array, dtype=dtype)))
+  return Tensor(device_lib.put(np.asarray(array, dtype=dtype)))
 
 
 def _shape_text(shape):

@@ -12,6 +12,7 @@ results match TF's to float rounding; optax's own transformations are used where
 arithmetic is TF's (plain SGD, the momentum trace).
 """
 import jax.numpy as jnp
+import numpy as np
 import optax
 
 
@@ -20,7 +21,7 @@ def _cast(hyper, dtype, *names):
 
 
 def _zeros(params):
-  return [jnp.zeros_like(p) for p in params]
+  return [np.zeros(p.shape, p.dtype) for p in params]  # jnp would compile one per shape
 
 
 def _filled(params, value):
