@@ -1,6 +1,6 @@
 """The main job's first epoch: programs compiled, compile seconds and wall time.
 
-Run: python benchmarks/cold_start.py [--compile]
+Run: python benchmarks/cold_start.py [the main job's flags, e.g. --compile, --device gpu]
 Runs `tfe-run examples/mnist_eager.py --epochs 2` twice in fresh processes: first with an
 empty compilation cache directory (cold, as on a new machine or CI), then again with the
 cache the first run filled (warm). For each, the first and second epoch's wall time (as
@@ -50,7 +50,7 @@ def first_epochs(cache, model_dir, extra):
 
 
 def main():
-  extra = ["--compile"] if "--compile" in sys.argv else []
+  extra = sys.argv[1:]
   print("%-6s %12s %12s %10s %12s" % ("cache", "epoch 1 (s)", "epoch 2 (s)", "programs",
                                       "compile (s)"))
   with tempfile.TemporaryDirectory() as cache:

@@ -70,6 +70,17 @@ _VALUE_NEEDED = (jax.errors.ConcretizationTypeError, jax.errors.TracerBoolConver
 # and run it as fast (the newer fusion emitters pay off in large programs: tape pullbacks,
 # tf.function and graph runs keep XLA's defaults).
 EAGER_COMPILER_OPTIONS = {"xla_cpu_use_fusion_emitters": False}
+_options_known = []  # [whether this XLA knows EAGER_COMPILER_OPTIONS], found on first use
+
+
+def _eager_jit(fn):
+  if not _options_known:
+    try:
+      jax.jit(jnp.negative, compiler_options=EAGER_COMPILER_OPTIONS).lower(0).compile()
+      _options_known.append(True)
+    except jax.errors.JaxRuntimeError:  # an XLA without the option: its defaults
+      _options_known.append(False)
+  return jax.jit(fn, compiler_options=EAGER_COMPILER_OPTIONS if _options_known[0] else None)
 _top_level = jax_core.trace_ctx.is_top_level  # False inside a JAX trace
 
 
@@ -118,7 +129,7 @@ def op(impl=None, *, name=None, jit=True, describe_error=None, differentiable=Tr
       if found is None:
         found = compiled[key] = jax.jit(fn)
       return found
-    compiled[key] = jax.jit(fn, compiler_options=EAGER_COMPILER_OPTIONS)
+    compiled[key] = _eager_jit(fn)
     return compiled[key]
 
   def _with_traced_floats(values, kwargs, floats):
