@@ -93,6 +93,17 @@ _TWO_CPUS = textwrap.dedent("""
       placed = [(t.device[-5:], int(t)) for t in mapped]
     assert placed == [("CPU:1", 0), ("CPU:1", 2), ("CPU:1", 4)], placed
     assert all(t.device.endswith("CPU:0") for t in mapped)
+    # A global step on one device, the model's variables on another (the main job on a
+    # GPU machine): the update copies its inputs, and each variable stays on its device.
+    with tf.device("/cpu:1"):
+      step = tf.train.get_or_create_global_step()
+    with tf.device("/cpu:0"):
+      w = tf.Variable([1.0, 2.0])
+      optimizer = tf.train.GradientDescentOptimizer(0.25)
+      for _ in range(2):
+        optimizer.apply_gradients([(tf.constant([1.0, 1.0]), w)], global_step=step)
+    assert w.numpy().tolist() == [0.5, 1.5] and int(step) == 2
+    assert step.device.endswith("CPU:1") and w.device.endswith("CPU:0")
     print("ok", e.numpy().tolist())
 """)
 

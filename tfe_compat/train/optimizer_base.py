@@ -197,9 +197,9 @@ class SlotState(Trackable):
       slots = [[self._slots[n][v._id] for v in round_vars] for n in slot_names]
       state = {n: [read(s)._value for s in column] for n, column in zip(slot_names, slots)}
       state.update(shared)
-      new_params, new_state, new_counters = jitted_update(rule, static)(
-          [read(v)._value for v in round_vars], state, [grads[i]._value for i in update],
-          hyper, counter_values)
+      new_params, new_state, new_counters = _run_update(
+          jitted_update(rule, static), [read(v)._value for v in round_vars], state,
+          [grads[i]._value for i in update], hyper, counter_values)
       for v, value in zip(round_vars, new_params):
         write(v, value)
       for n, column in zip(slot_names, slots):
@@ -214,6 +214,18 @@ class SlotState(Trackable):
     for v in var_list:
       if v.constraint is not None:
         v.assign(v.constraint(v))
+
+
+def _run_update(update, params, *rest):
+  """`update(params, *rest)`; with arrays on several devices (a global step made outside the
+  model's tf.device scope), on the first parameter's device, as TF copies an op's inputs."""
+  try:
+    return update(params, *rest)
+  except ValueError as e:
+    if "incompatible devices" not in str(e):
+      raise
+  device = next(iter(params[0].devices()))
+  return update(*jax.device_put((params,) + rest, device))
 
 
 def _rounds(var_list):
