@@ -316,3 +316,25 @@ def test_wrap_function_creates_variables_once_and_reuses_them():
   assert wrapped.structured_input_signature[0][0].shape.as_list() == [None]
   with pytest.raises(ValueError, match="requested dtype float32 for Tensor with dtype int32"):
     wrapped(tf.constant([1, 2]))
+
+
+def test_shape_errors_while_tracing_are_value_errors_value_errors_stay_invalid_argument():
+  """Inside tf.function TF builds a graph first: arguments its shape functions refuse raise
+  ValueError (TypeError for a dtype the op does not take), before anything runs; a value a
+  kernel refuses at run time stays InvalidArgumentError (types from TF 2.21)."""
+  with pytest.raises(ValueError, match="Dimensions must be equal|Matrix size-incompatible"):
+    tf.function(lambda: tf.matmul(tf.ones([2, 3]), tf.ones([4, 5])))()
+  with pytest.raises(ValueError, match="Input to reshape"):
+    tf.function(lambda x: tf.reshape(x, [4]))(tf.ones([2, 3]))
+  with pytest.raises(TypeError, match="not in list of allowed values"):
+    tf.function(lambda: tf.sqrt(tf.constant(["a"])))()
+  # The same refusals stay eager InvalidArgumentErrors outside tf.function.
+  with pytest.raises(tf.errors.InvalidArgumentError, match=r"\[Op:MatMul\]"):
+    tf.matmul(tf.ones([2, 3]), tf.ones([4, 5]))
+  # A refused value: a kernel's error at run time, also when the value is an argument.
+  with pytest.raises(tf.errors.InvalidArgumentError, match="not in"):
+    tf.function(lambda i: tf.gather(tf.ones([3]), i))(tf.constant(7))
+  with pytest.raises(tf.errors.InvalidArgumentError):
+    tf.function(lambda: tf.gather(tf.ones([3]), 7))()
+  with pytest.raises(tf.errors.InvalidArgumentError):
+    tf.function(lambda depth: tf.one_hot([1, 2], depth))(tf.constant(-1))

@@ -51,6 +51,62 @@ def _is_leaf(x):
   return isinstance(x, Tensor) or _is_variable(x)
 
 
+@contextlib.contextmanager
+def _building():
+  """Marks a trace: ops refusing their arguments raise ValueError, as TF's shape inference
+  does while it builds the function's graph (errors.op_error)."""
+  errors.building_function[0] += 1
+  try:
+    yield
+  finally:
+    errors.building_function[0] -= 1
+
+
+class _Classifying:
+  """Variable scope of `_graph_construction_error`'s trace: reads give the current values,
+  writes are dropped, creations stop it."""
+
+  def read(self, var):
+    return state_ops.read_direct(var)
+
+  def write(self, var, value):
+    pass
+
+  def variable_created(self, var):
+    raise _Retry("a variable created while classifying an error")
+
+
+def _graph_construction_error(fn, args, kwargs):
+  """The ValueError TF's graph construction raises for this call of `fn`, or None.
+
+  Called when the eager first call raised InvalidArgumentError: traced with its tensor
+  arguments abstract, the call fails the same way only if the error came from shapes and
+  constants (TF's shape inference, a ValueError while the graph is built), not from the
+  values of its arguments (a kernel's error at run time)."""
+  leaves, treedef = jax.tree_util.tree_flatten((args, kwargs), is_leaf=_is_leaf)
+  positions = [i for i, x in enumerate(leaves) if _is_tensor_arg(x)]
+
+  def call(arrays):
+    traced = list(leaves)
+    for i, array in zip(positions, arrays):
+      traced[i] = Tensor(array)
+    call_args, call_kwargs = jax.tree_util.tree_unflatten(treedef, traced)
+    outer = _ctx.traced_rng, _ctx.tapes, _ctx.recording_paused
+    _ctx.traced_rng, _ctx.tapes, _ctx.recording_paused = context.TracedKeys(_NO_KEY), [], 0
+    try:
+      with _scope(_Classifying()), contextlib.redirect_stdout(io.StringIO()), \
+          value_checks.collecting(), _building():
+        fn(*call_args, **call_kwargs)
+    finally:
+      _ctx.traced_rng, _ctx.tapes, _ctx.recording_paused = outer
+
+  try:
+    jax.eval_shape(call, [getattr(leaves[i], "_value", leaves[i]) for i in positions])
+  except Exception as e:  # pylint: disable=broad-except  (others: not a shape error)
+    return e if getattr(e, "graph_construction", False) else None
+  return None
+
+
 class _Discovery:
   """Variable scope of the eager first call: notes variables read, written and created."""
 
@@ -174,7 +230,7 @@ class ConcreteFunction:
     _ctx.traced_rng, _ctx.tapes, _ctx.recording_paused = keys, [], 0
     try:
       with _scope(tracing), contextlib.redirect_stdout(io.StringIO()), \
-          value_checks.collecting() as checks:
+          value_checks.collecting() as checks, _building():
         out = self._fn(*call_args, **call_kwargs)  # prints ran in the eager call already
     finally:
       _ctx.traced_rng, _ctx.tapes, _ctx.recording_paused = outer
@@ -366,8 +422,14 @@ class Function:
                     "input_signature (tf.TensorSpec with None dimensions) or passing tensors."
                     % (self._traces, self._name), stacklevel=3)
     draws = context.rng_draws
-    with _scope(_Discovery(_ctx.variable_scope)) as discovery:
-      result = self._fn(*args, **kwargs)
+    try:
+      with _scope(_Discovery(_ctx.variable_scope)) as discovery:
+        result = self._fn(*args, **kwargs)
+    except errors.InvalidArgumentError as e:
+      static = _graph_construction_error(self._fn, args, kwargs)
+      if static is None:
+        raise
+      raise static from e
     _check_outputs(result, self._fn)
     discovery.random = context.rng_draws != draws
     leaves, treedef = jax.tree_util.tree_flatten((args, kwargs), is_leaf=_is_leaf)

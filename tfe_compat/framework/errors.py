@@ -1,4 +1,6 @@
 """`tf.errors`: TensorFlow's exception classes and error codes."""
+import contextlib
+import re
 import warnings
 
 from tfe_compat.framework.api import export
@@ -56,6 +58,40 @@ DataLossError = _error_class("DataLossError", DATA_LOSS)
 def invalid_argument(message):
   """An `InvalidArgumentError` with no node, as eager ops raise it."""
   return InvalidArgumentError(None, None, message)
+
+
+building_function = [0]  # > 0 while a tf.function is traced (see eager/function.py)
+
+
+def op_error(message, op_name):
+  """The error of an op whose arguments TF refuses before computing (its shape function):
+  InvalidArgumentError "message [Op:name]" when executing eagerly; ValueError while a
+  tf.function is traced, where TF builds a graph and shape inference raises."""
+  if not building_function[0]:
+    return invalid_argument("%s [Op:%s]" % (message, op_name))
+  dtype = _DTYPE_NOT_ALLOWED.match(message)
+  if dtype:  # TF's op-definition check: a TypeError
+    error = TypeError("Value for attr '%s' of %s has DataType %s not in list of allowed "
+                      "values: %s" % (dtype.group(1), op_name, dtype.group(2), dtype.group(3)))
+  else:
+    error = ValueError("%s for '{{node %s}}'" % (message, op_name))
+  error.graph_construction = True
+  return error
+
+
+_DTYPE_NOT_ALLOWED = re.compile(r"Value for attr '(\w+)' of (\w+) is not in the list of "
+                                r"allowed values: (.*)")
+
+
+@contextlib.contextmanager
+def at_run_time():
+  """Errors made inside are those of TF's kernels at run time (a value they refuse), also
+  while a tf.function is traced."""
+  saved, building_function[0] = building_function[0], 0
+  try:
+    yield
+  finally:
+    building_function[0] = saved
 
 
 for _name, _value in list(globals().items()):

@@ -40,7 +40,7 @@ def _op_error(name, inputs, exc, describe):
   else:
     detail = "%s; input shapes: %s" % (str(exc).split("\n")[0],
                                        ", ".join(_shape_text(t) for t in inputs))
-  return errors.invalid_argument("%s [Op:%s]" % (detail, name))
+  return errors.op_error(detail, name)
 
 
 OP_NAMES = set()  # the TF op names of every @op, e.g. "MatMul"

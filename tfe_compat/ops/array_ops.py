@@ -32,7 +32,7 @@ def dims_text(shape):
 
 
 def invalid(message, op_name):
-  return errors.invalid_argument("%s [Op:%s]" % (message, op_name))
+  return errors.op_error(message, op_name)
 
 
 def is_string(tensor):

@@ -24,7 +24,7 @@ _TF_NAMES = {"float16": "half", "float32": "float", "float64": "double"}
 
 
 def _fail(message, op_name):
-  raise errors.invalid_argument("%s [Op:%s]" % (message, op_name))
+  raise errors.op_error(message, op_name)
 
 
 def _require_float(x, op_name, attr="T"):

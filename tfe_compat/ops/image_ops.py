@@ -496,7 +496,7 @@ def rot90(image, k=1, name=None):
 def check_nms_inputs(boxes, scores, max_output_size, op_name):
   """TF's checks of NMS boxes [n, 4], scores [n] and max_output_size; the size as an int."""
   def fail(message):
-    return errors.invalid_argument("%s [Op:%s]" % (message, op_name))
+    return errors.op_error(message, op_name)
   if boxes.shape.ndims != 2:
     raise fail("boxes must be 2-D%s (Shape must be rank 2 but is rank %d)"
                % (dims_text(boxes._value.shape), boxes.shape.ndims))

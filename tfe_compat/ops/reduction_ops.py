@@ -39,8 +39,8 @@ def _reduction_axes(x, axis, op_name):
   axes = []
   for a in np.reshape(axis, -1).tolist():  # TF flattens the axis tensor
     if not -rank <= a < rank:
-      raise errors.invalid_argument("Invalid reduction dimension (%d for input with %d "
-                                    "dimension(s) [Op:%s]" % (a, rank, op_name))
+      raise errors.op_error("Invalid reduction dimension (%d for input with %d dimension(s)"
+                            % (a, rank), op_name)
     if a % rank in axes:
       raise errors.invalid_argument("Invalid reduction arguments: Axes contains duplicate "
                                     "dimension: %d [Op:%s]" % (a % rank, op_name))
@@ -198,8 +198,8 @@ def _arg_reduce(impl, op_name):
     axis = 0 if axis is None else static_ints(axis, op_name)
     rank = x._value.ndim
     if isinstance(axis, tuple):
-      raise errors.invalid_argument("dim must be a scalar, but received tensor of shape: %s "
-                                    "[Op:%s]" % (list(np.shape(axis)), op_name))
+      raise errors.op_error("dim must be a scalar, but received tensor of shape: %s"
+                            % list(np.shape(axis)), op_name)
     if not -rank <= axis < max(rank, 1) or rank == 0:
       raise errors.invalid_argument("Expected dimension in the range [%d, %d), but got %d "
                                     "[Op:%s]" % (-rank, rank, axis, op_name))

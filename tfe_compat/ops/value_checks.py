@@ -51,7 +51,8 @@ def check(tensor, valid, error):
   if not isinstance(value, jax.core.Tracer):
     array = np.asarray(value)
     if not valid(array):
-      raise error(array)
+      with errors.at_run_time():
+        raise error(array)
     return
 
   collector = _collectors.stack[-1] if getattr(_collectors, "stack", None) else None
@@ -117,7 +118,8 @@ def failed(failures, flags, values):
   index = int(np.argmin(held))
   error, site = failures[index]
   try:
-    exception = error(np.asarray(values[index]))
+    with errors.at_run_time():
+      exception = error(np.asarray(values[index]))
   except errors.OpError as raised:  # error builders may raise instead of returning
     exception = raised
   return exception, site

@@ -105,10 +105,10 @@ def convert_gradient(grad, var, op_name, known=None):
         "%s tensor [Op:%s]" % (op_name, ops.tf_type_name(var.dtype),
                                ops.tf_type_name(grad.dtype), op_name))
   grad_name = "delta" if op_name.endswith("GradientDescent") else "grad"
-  raise errors.invalid_argument(
-      "var and %s do not have the same shape%s %s [Op:%s]"
+  raise errors.op_error(
+      "var and %s do not have the same shape%s %s"
       % (grad_name, state_ops.shape_text(var.shape.as_list()),
-         state_ops.shape_text(value.shape), op_name))
+         state_ops.shape_text(value.shape)), op_name)
 
 
 class SlotState(Trackable):
