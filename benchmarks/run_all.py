@@ -24,7 +24,7 @@ import workloads  # pylint: disable=g-import-not-at-top  (imports tensorflow: af
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = ["op_overhead.py", "tape.py", "function.py", "layers.py",
            "optimizers.py", "data.py", "checkpoint.py", "summary.py",
-           "string_hash.py", "value_checks.py", "graph.py"]
+           "string_hash.py", "value_checks.py", "graph.py", "convnets.py", "cold_start.py"]
 
 
 # ---- the workloads written by hand in JAX ----
