@@ -417,6 +417,9 @@ def _convert(value, dtype, name, preferred_dtype, dtype_hint):
                      "(<class 'NoneType'>) to a Tensor.")
   if isinstance(value, (list, tuple, np.ndarray, np.generic, complex, str, bytes)):
     return _from_numpy(_to_numpy(value, dtype))
+  if _ctx.traced_rng is None:  # eager: the EagerTensor constructor's words
+    raise ValueError("Attempt to convert a value (%r) with an unsupported type (%s) to a "
+                     "Tensor." % (value, type(value)))
   raise TypeError("Failed to convert object of type %s to Tensor. Contents: %s. Consider "
                   "casting elements to a supported type." % (type(value), value))
 

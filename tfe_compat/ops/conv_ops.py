@@ -84,8 +84,11 @@ def _channels_first(data_format, n, op_name):
     return False
   if data_format == names[1]:
     return True
-  raise ValueError("Invalid data format %r for %s; expected %s or %s"
-                   % (data_format, op_name, names[0], names[1]))
+  if n == 1:  # TF's conv1d checks in Python; the others' op definitions list the formats
+    raise ValueError("Invalid data format %r for %s; expected %s or %s"
+                     % (data_format, op_name, names[0], names[1]))
+  _fail('Value for attr \'data_format\' of "%s" is not in the list of allowed values: '
+        '"%s", "%s"' % (data_format, names[0], names[1]), op_name)
 
 
 def _sequence(value, n, channels_first, name, op_name="Conv2D"):
@@ -188,9 +191,13 @@ def _conv_plan(op_name, n, x_shape, w_shape, strides, padding, dilations, data_f
   if len(w_shape) != n + 2:
     _fail("convolution filter must be %d-dimensional: %s" % (n + 2, _shape_text(w_shape))
           if n != 3 else "filter must be 5-dimensional", op_name)
-  if any(v < 1 for v in strides + dilations):
-    raise ValueError("strides and dilations must be positive, got %s and %s"
-                     % (strides, dilations))
+  if any(v < 1 for v in strides):
+    _fail("Stride must be > 0, but got %d" % min(strides) if depthwise else
+          "Spatial strides should be larger than 0." if n == 3 else
+          "Row and column strides should be larger than 0.", op_name)
+  if any(v < 1 for v in dilations):
+    _fail("Dilation rates should be larger than 0." if n == 3 else
+          "Dilated rates should be larger than 0.", op_name)
   in_depth = x_shape[1] if first else x_shape[-1]
   if depthwise:
     if in_depth != w_shape[-2]:
@@ -448,6 +455,11 @@ def _pool_plan(op_name, n, x_shape, ksize, strides, padding, data_format, dilati
     return (1, 1) + spatial if first else (1,) + spatial + (1,)
 
   window, strides = full(ksize, "ksize"), full(strides, "strides")
+  if op_name.startswith("MaxPool") and n == 2 and 0 in window:
+    raise ValueError("`ksize` cannot be zero. Received: ksize=%s" % list(window))
+  if min(strides) < 1:
+    raise errors.invalid_argument("Stride must be > 0, but got %d [Op:%s]"
+                                  % (min(strides), op_name))
   dilation = (1,) * (n + 2) if dilation is None else full(dilation, "dilation_rate")
   for i in range(n + 2):
     _check_output_size(x_shape[i], (window[i] - 1) * dilation[i] + 1, strides[i], padding,

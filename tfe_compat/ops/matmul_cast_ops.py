@@ -299,7 +299,22 @@ def einsum(equation, *inputs, **kwargs):
   if unknown:
     raise TypeError("invalid keyword arguments for this function: %s" % ", ".join(unknown))
   inputs = convert_matching(*inputs, op_name="Einsum")
-  return _einsum(*inputs, equation=equation.replace(" ", ""))
+  equation = equation.replace(" ", "")
+  _check_equation(equation, len(inputs))
+  return _einsum(*inputs, equation=equation)
+
+
+def _check_equation(equation, count):
+  """The ValueErrors of TF's einsum equation parsing (before its kernel sees shapes)."""
+  subscripts, arrow, output = equation.partition("->")
+  terms = subscripts.split(",")
+  if len(terms) != count:
+    raise ValueError('Got %d inputs for equation "%s", expecting %d'
+                     % (count, equation, len(terms)))
+  for label in output if arrow else "":
+    if label.isalpha() and label not in subscripts:
+      raise ValueError("Output subscripts contain the label %s not present in the input "
+                       "subscripts." % label)
 
 
 def _cross_error(a, b):

@@ -14,6 +14,7 @@ from tfe_compat.framework.api import export
 from tfe_compat.framework.ops import convert_matching, convert_to_tensor, op
 from tfe_compat.framework.tensor import Tensor
 from tfe_compat.ops import grad_rules
+from tfe_compat.ops.array_ops import dims_text
 from tfe_compat.ops import value_checks
 from tfe_compat.ops.matmul_cast_ops import cast
 from tfe_compat.ops.math_ops import (ANY, BOOL, FLOAT, INEXACT, INT, NUMERIC, REAL, TRUEDIV,
@@ -373,8 +374,10 @@ def confusion_matrix(labels, predictions, num_classes=None, dtype=dtypes.int32, 
   """`tf.math.confusion_matrix`: counts (or summed `weights`) of (label, prediction) pairs."""
   labels = cast(labels, dtypes.int64)
   predictions = cast(predictions, dtypes.int64)
-  if labels.shape.as_list() != predictions.shape.as_list():
-    raise ValueError("Shapes %s and %s are incompatible" % (labels.shape, predictions.shape))
+  if labels.shape.as_list() != predictions.shape.as_list():  # TF stacks the two
+    raise errors.invalid_argument(
+        "Shapes of all inputs must match: values[0].shape = %s != values[1].shape = %s "
+        "[Op:Pack]" % (dims_text(labels._value.shape), dims_text(predictions._value.shape)))
   values = np.concatenate([labels.numpy().reshape(-1), predictions.numpy().reshape(-1)])
   if values.size and values.min() < 0:
     raise errors.invalid_argument("`labels` and `predictions` must be non-negative.")
@@ -508,8 +511,13 @@ def clip_by_value(t, clip_value_min, clip_value_max, name=None):
             for b in (clip_value_min, clip_value_max))
   t, lo, hi = convert_matching(t, lo, hi, op_name="ClipByValue")
   check_dtype(t, REAL, "ClipByValue")
-  for bound in (lo, hi):
-    if not t.shape.is_compatible_with(np.broadcast_shapes(t._value.shape, bound._value.shape)):
+  for bound, op_name in ((lo, "Maximum"), (hi, "Minimum")):
+    try:
+      joint = np.broadcast_shapes(t._value.shape, bound._value.shape)
+    except ValueError:  # TF computes maximum(t, min) then minimum(.., max)
+      raise errors.op_error("Incompatible shapes: %s vs. %s" % (
+          dims_text(t._value.shape), dims_text(bound._value.shape)), op_name) from None
+    if not t.shape.is_compatible_with(joint):
       raise ValueError("Shapes %s and %s are incompatible" % (t.shape, bound.shape))
   return _clip_by_value(t, lo, hi)
 

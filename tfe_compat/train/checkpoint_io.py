@@ -242,6 +242,11 @@ def _read_index(prefix):
   prefix = _local(prefix)
   path = prefix + ".index"
   if not os.path.isfile(path):
+    if os.path.isdir(prefix):  # TF opens the prefix itself as a V1 table
+      raise errors.DataLossError(
+          None, None, "Unable to open table file %s: FAILED_PRECONDITION: %s; Is a directory: "
+          "perhaps your file is in a different file format and you need to use a different "
+          "restore operator?" % (prefix, prefix))
     raise _not_found(prefix)
   if tf_bundle.is_bundle(prefix):
     return {k: (dtypes.as_dtype(d), tuple(shape))

@@ -19,6 +19,7 @@ import optax
 
 from tfe_compat import state_ops
 from tfe_compat import variables
+from tfe_compat.framework import dtypes
 from tfe_compat.framework import errors
 from tfe_compat.framework import graph as graph_lib
 from tfe_compat.framework import graph_build
@@ -53,9 +54,12 @@ def hyper_array(value):
   """A hyperparameter's value as an array: callables are called, Variables read."""
   if callable(value):
     value = value()
-  if isinstance(value, Tensor):
-    return value._value
-  return ops.convert_to_tensor(value)._value
+  if not isinstance(value, Tensor):
+    value = ops.convert_to_tensor(value)
+  if value.dtype == dtypes.string:  # TF casts a hyperparameter to the variables' dtype
+    raise errors.UnimplementedError(None, None,
+                                    "Cast string to float is not supported [Op:Cast]")
+  return value._value
 
 
 def constant_hyper(value):
