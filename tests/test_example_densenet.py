@@ -91,9 +91,11 @@ def test_l2_penalty_is_weight_decay_times_sum_of_squares(runs):
 
 
 def test_defun_matches_eager(runs):
-  assert number(runs["bc"], "eager vs defun (training=True): max difference") < 1e-5
+  # Logits reach ~16: float32 rounds them to ~2e-6, and eager ops and one compiled program
+  # sum in different orders (a few ulps, as TF's own eager-vs-defun tests allow).
+  assert number(runs["bc"], "eager vs defun (training=True): max difference") < 1e-4
   for mode in ("bc", "compiled"):   # with dropout, only inference is deterministic
-    assert number(runs[mode], "eager vs defun (training=False): max difference") < 1e-5
+    assert number(runs[mode], "eager vs defun (training=False): max difference") < 1e-4
 
 
 def test_inference_uses_moving_statistics(runs):

@@ -280,7 +280,11 @@ def _sample_points(start, end, size, crop):
   """Source coordinates (num_boxes, crop) of one axis, in float32 as the kernel computes."""
   extent = np.float32(size - 1)
   if crop > 1:
-    scale = (end - start) * extent / np.float32(crop - 1)
+    # An opaque divisor keeps XLA from folding `* extent / (crop - 1)` into one
+    # multiplication, whose rounding moves points off the integers TF's kernel lands on
+    # (compiled code may still differ from TF by an ulp, through fused multiply-adds).
+    span = (end - start) * extent
+    scale = span / jax.lax.optimization_barrier(jnp.full(span.shape, crop - 1, jnp.float32))
     return start[:, None] * extent + jnp.arange(crop, dtype=jnp.float32) * scale[:, None]
   return (np.float32(0.5) * (start + end) * extent)[:, None]
 
