@@ -17,7 +17,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 
 import numpy as np
 
@@ -27,24 +26,10 @@ if not ON_TF:
   import tfe_compat  # pylint: disable=g-import-not-at-top
   tfe_compat.install()
 import tensorflow  # pylint: disable=g-import-not-at-top,wrong-import-position
+from workloads import seconds_per_call  # pylint: disable=g-import-not-at-top
 
 tf = tensorflow.compat.v1
-tf.enable_eager_execution()
 TARGETS = {"CNN eager": 0.8, "CNN tf.function": 0.7, "ResNet-50 tf.function": 1.0}
-
-
-def seconds_per_step(step, steps):
-  """Best of three rounds of `steps` calls, after two warm-up calls."""
-  for _ in range(2):
-    np.asarray(step())
-  best = float("inf")
-  for _ in range(3):
-    start = time.perf_counter()
-    for _ in range(steps):
-      loss = step()
-    np.asarray(loss)
-    best = min(best, (time.perf_counter() - start) / steps)
-  return best
 
 
 def training_step(model, optimizer, images, labels):
@@ -78,8 +63,8 @@ def measure_cnn():
   eager = training_step(cnn_model(), tf.train.AdamOptimizer(1e-3), images, labels)
   compiled = tf.function(training_step(cnn_model(), tf.train.AdamOptimizer(1e-3), images,
                                        labels))
-  return {"CNN eager": seconds_per_step(eager, 10),
-          "CNN tf.function": seconds_per_step(compiled, 10)}
+  return {"CNN eager": seconds_per_call(eager, budget=1.0),
+          "CNN tf.function": seconds_per_call(compiled, budget=1.0)}
 
 
 def measure_resnet():
@@ -89,7 +74,7 @@ def measure_resnet():
   model = tf.keras.applications.ResNet50(weights=None, input_shape=(112, 112, 3))
   step = tf.function(training_step(model, tf.train.MomentumOptimizer(0.1, 0.9), images,
                                    labels))
-  return {"ResNet-50 tf.function": seconds_per_step(step, 3)}
+  return {"ResNet-50 tf.function": seconds_per_call(step, budget=2.0)}
 
 
 def jax_cnn_step():
@@ -145,7 +130,7 @@ def main():
     print(json.dumps(dict(measure_cnn(), **measure_resnet())))
     return
   ours = dict(measure_cnn(), **measure_resnet())
-  raw = {"CNN tf.function": seconds_per_step(jax_cnn_step(), 10)}
+  raw = {"CNN tf.function": seconds_per_call(jax_cnn_step(), budget=1.0)}
   python = os.environ.get("TFE_BENCH_TF_PYTHON")
   theirs = on_tensorflow(python) if python else {}
   import jax  # pylint: disable=g-import-not-at-top
