@@ -1244,3 +1244,28 @@ def test_conv2d_backprop_input_explicit_padding():
                                      padding="EXPLICIT",
                                      explicit_paddings=[0, 0, 1, 0, 2, 1, 0, 0])
   np.testing.assert_array_equal(same.numpy(), out.numpy())
+
+
+@pytest.mark.parametrize("data_format, strides, padding", [
+    ("NHWC", 1, "SAME"), ("NHWC", 2, "VALID"), ("NCHW", 2, "SAME"), ("NHWC", 3, "SAME")])
+def test_pointwise_conv2d_values_and_gradients(data_format, strides, padding):
+  """1x1 convolutions run as matrix products: TF's values and gradients (strided too)."""
+  rng = np.random.default_rng(7)
+  x = rng.standard_normal((2, 5, 5, 3)).astype(np.float32)
+  w = rng.standard_normal((1, 1, 3, 4)).astype(np.float32)
+  expected = np.einsum("nhwc,co->nhwo", x[:, ::strides, ::strides, :], w[0, 0])
+  grad_x = np.zeros_like(x)
+  grad_x[:, ::strides, ::strides, :] = np.einsum("nhwo,co->nhwc", np.ones_like(expected),
+                                                  w[0, 0])
+  grad_w = np.einsum("nhwc,nhwo->co", x[:, ::strides, ::strides, :],
+                     np.ones_like(expected))[None, None]
+  if data_format == "NCHW":
+    x, expected, grad_x = (np.transpose(a, (0, 3, 1, 2)) for a in (x, expected, grad_x))
+  xv, wv = tf.Variable(x), tf.Variable(w)
+  with tf.GradientTape() as tape:
+    y = tf.nn.conv2d(xv, wv, strides=strides, padding=padding, data_format=data_format)
+    total = tf.reduce_sum(y)
+  np.testing.assert_allclose(y.numpy(), expected, rtol=1e-5, atol=1e-5)
+  gx, gw = tape.gradient(total, [xv, wv])
+  np.testing.assert_allclose(gx.numpy(), grad_x, rtol=1e-5, atol=1e-5)
+  np.testing.assert_allclose(gw.numpy(), grad_w, rtol=1e-5, atol=1e-5)
