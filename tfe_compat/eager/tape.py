@@ -2,9 +2,12 @@
 
 Each recorded op is `(impl, static attributes, input Tensors, output ids)`, where `impl` is the
 op's pure JAX function. `gradient()` prunes the record to the ops between sources and
-targets, numbers every value (sources, then constants, then op outputs) and replays that
-*program* under `jax.vjp`. Programs are cached by structure (LRU): the first sighting runs
-uncompiled, the second and later ones run a jitted pullback, so a training loop compiles its
+targets, numbers every value (sources, then constants, then op outputs) and differentiates
+that *program*: from the values each op saw when it ran (each op's VJP at its recorded
+inputs, in reverse; no forward computation runs again), or, while an outer tape records
+the gradient for a higher order, by replaying it from the sources under `jax.vjp`.
+Programs are cached by structure (LRU): a small one's first sighting runs uncompiled, later
+ones (and big ones at once) run a jitted pullback, so a training loop compiles its
 backward pass once. Which sources the targets really depend on comes from dead-code
 elimination of the program's jaxpr, so an identically-zero derivative is `None`, as in TF.
 An inner `gradient()` seen by an outer tape is recorded there as one op, giving higher orders.
@@ -74,6 +77,61 @@ def _pullback(structure, sources, constants, cotangents):
   return tuple(_conj(g) for g, keep in zip(grads, used) if keep)
 
 
+def _pullback_recorded(recorded, structure, values, cotangents):
+  """`_pullback` from the values the ops saw when they ran (`values`, one per slot in
+  `input_slots`): each op's VJP at its recorded inputs, in reverse order, so no forward
+  computation runs again (a convolution's gradient needs its inputs, not its output).
+  Its results are constants to JAX: used only when no outer tape differentiates them."""
+  arity, input_slots, first_output = recorded
+  program, target_slots, used, batched = structure
+  env = dict(zip(input_slots, values))
+  outputs, slot = [], first_output
+  reached = set(range(len(used)))  # the sources, then what depends on them
+  for (_, _, in_slots), count in zip(program, arity):
+    outputs.append(range(slot, slot + count))
+    if reached.intersection(in_slots):
+      reached.update(outputs[-1])
+    slot += count
+
+  def backward(cotangents):
+    grads = {}
+    for s, c in zip(target_slots, cotangents):
+      grads[s] = grads[s] + c if s in grads else c
+    for (impl, kwargs, in_slots), out_slots in zip(reversed(program), reversed(outputs)):
+      if not any(s in grads for s in out_slots):
+        continue
+      args = [env[s] for s in in_slots]
+      varying = [i for i, s in enumerate(in_slots) if s in reached]
+      out, vjp = jax.vjp(functools.partial(_call_varying, impl, dict(kwargs), args, varying),
+                         *[args[i] for i in varying])
+      outs = list(out) if isinstance(out, (tuple, list)) else [out]
+      ct = [grads.pop(s) if s in grads else _zero_cotangent(o) for s, o in zip(out_slots, outs)]
+      for i, g in zip(varying, vjp(type(out)(ct) if isinstance(out, (tuple, list)) else ct[0])):
+        if g.dtype != jax.dtypes.float0:
+          s = in_slots[i]
+          grads[s] = grads[s] + g if s in grads else g
+    return tuple(grads[i] if i in grads else jnp.zeros_like(env[i])
+                 for i, keep in enumerate(used) if keep)
+
+  cotangents = [_conj(c) for c in cotangents]  # TF's complex gradients are JAX's conjugated
+  grads = jax.vmap(backward)(cotangents) if batched else backward(cotangents)
+  return tuple(_conj(g) for g in grads)
+
+
+def _call_varying(impl, kwargs, args, varying, *values):
+  """`impl` on `args` with those at positions `varying` replaced by `values`."""
+  args = list(args)
+  for i, value in zip(varying, values):
+    args[i] = value
+  return impl(*args, **kwargs)
+
+
+def _zero_cotangent(value):
+  if jnp.issubdtype(value.dtype, jnp.inexact):
+    return jnp.zeros_like(value)
+  return np.zeros(value.shape, jax.dtypes.float0)
+
+
 def _conj(x):
   return jnp.conj(x) if jnp.iscomplexobj(x) else x
 
@@ -121,13 +179,15 @@ _COMPILE_AT_ONCE = 24  # primitives in a program that compiles on first sight
 _cache = collections.OrderedDict()  # (program, target slots, n constants, batched) -> _Compiled
 
 
-def _lookup(program, target_slots, sources, constants, batched):
-  key = (program, target_slots, len(constants), batched)
+def _lookup(program, target_slots, sources, constants, batched, recorded=None):
+  """(used sources, pullback) of a program; with `recorded` (see _pullback_recorded) the
+  pullback takes the recorded input values instead of (sources, constants)."""
+  key = (program, target_slots, len(constants), batched, recorded)
   try:
     hit = _cache.get(key)
   except TypeError:  # unhashable static attributes: never cached
     used, _ = _used_sources(program, target_slots, sources, constants)
-    return used, functools.partial(_pullback, (program, target_slots, used, batched))
+    return used, _pullback_for((program, target_slots, used, batched), recorded)
   if hit is None:
     hit = _cache[key] = _Compiled(*_used_sources(program, target_slots, sources, constants))
     if len(_cache) > _CACHE_SIZE:
@@ -137,10 +197,16 @@ def _lookup(program, target_slots, sources, constants, batched):
   hit.runs += 1
   structure = (program, target_slots, hit.used, batched)
   if hit.runs < 2 and not hit.compile_now:
-    return hit.used, functools.partial(_pullback, structure)  # cheaper than compiling
+    return hit.used, _pullback_for(structure, recorded)  # cheaper than compiling
   if hit.pullback is None:
-    hit.pullback = jax.jit(functools.partial(_pullback, structure))
+    hit.pullback = jax.jit(_pullback_for(structure, recorded))
   return hit.used, hit.pullback
+
+
+def _pullback_for(structure, recorded):
+  if recorded is None:
+    return functools.partial(_pullback, structure)
+  return functools.partial(_pullback_recorded, recorded, structure)
 
 
 class _GradientOp:
@@ -179,9 +245,11 @@ def compute_gradients(entries, targets, cotangents, sources, batched=False):
     produced.update(out_ids)
     program.append((impl, kwargs, inputs, out_ids))
   next_slot = len(sources) + len(constants)
-  numbered = []
+  numbered, values, arity = [], {}, []
   for impl, kwargs, inputs, out_ids in program:
     numbered.append((impl, kwargs, tuple(slots[t._id] for t in inputs)))
+    arity.append(len(out_ids))
+    values.update((slots[t._id], t._value) for t in inputs)
     for uid in out_ids:
       slots[uid] = next_slot
       next_slot += 1
@@ -191,10 +259,18 @@ def compute_gradients(entries, targets, cotangents, sources, batched=False):
   program, target_slots = tuple(numbered), tuple(slots[t._id] for t, _ in connected)
   source_values = [s._value for s in sources]
   constant_values = [t._value for t in constants]
+  cotangent_values = [c._value for _, c in connected]
   with replaying():
-    used, pullback = _lookup(program, target_slots, source_values, constant_values, batched)
-    grads = [Tensor(g) for g in pullback(source_values, constant_values,
-                                          [c._value for _, c in connected])]
+    if _ctx.tapes:  # an outer tape differentiates this gradient: replay from the sources
+      used, pullback = _lookup(program, target_slots, source_values, constant_values, batched)
+      grads = pullback(source_values, constant_values, cotangent_values)
+    else:  # from what the ops saw: no forward computation runs again
+      input_slots = tuple(sorted(values))
+      recorded = (tuple(arity), input_slots, len(sources) + len(constants))
+      used, pullback = _lookup(program, target_slots, source_values, constant_values, batched,
+                               recorded)
+      grads = pullback([values[s] for s in input_slots], cotangent_values)
+    grads = [Tensor(g) for g in grads]
   if _ctx.tapes and grads:
     ops.record(_GradientOp, {"structure": (program, target_slots, used, batched),
                              "n_sources": len(sources), "n_constants": len(constants)},
