@@ -449,8 +449,20 @@ class GradientTape:
         continue
       kept.append(t)
       cotangents.append(_ones(t._value.shape, t._value.dtype) if g is None
-                        else self._output_gradient(t, ops.convert_to_tensor(g, dtype=t.dtype)))
+                        else self._output_gradient(t, self._output_gradient_tensor(t, g)))
     return kept, cotangents
+
+  def _output_gradient_tensor(self, target, grad):
+    """`grad` as a Tensor of the target's dtype; a Tensor of another dtype fails as TF's
+    gradient of the target's op does, given it."""
+    if isinstance(grad, Tensor) and grad.dtype != target.dtype:
+      producer = next((e[0] for e in self._entries if target._id in e[3]), None)
+      op_name = getattr(producer, "op_name", "Identity")
+      raise errors.invalid_argument(
+          "cannot compute %s as input #1(zero-based) was expected to be a %s tensor but is a "
+          "%s tensor [Op:%s]" % (op_name, ops.tf_type_name(grad.dtype),
+                                 ops.tf_type_name(target.dtype), op_name))
+    return ops.convert_to_tensor(grad, dtype=target.dtype)
 
   def _output_gradient(self, target, grad):
     """`grad` as the cotangent of `target`. One of another shape and the same size is

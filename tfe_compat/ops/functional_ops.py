@@ -285,8 +285,9 @@ def _rows(tensor, n):
   return rows if isinstance(rows, list) else [rows]
 
 
-def _elements(elems):
-  """(flat element Tensors, treedef, n) with TF's checks on the leading dimension."""
+def _elements(elems, unchecked_lengths=False):
+  """(flat element Tensors, treedef, n) with TF's checks on the leading dimension; with
+  `unchecked_lengths` (scan, foldl/foldr) different lengths fail as TF's TensorArray reads."""
   leaves, tree = flatten(elems)
   flat = [ops.convert_to_tensor(e) for e in leaves]
   if not flat:
@@ -296,6 +297,10 @@ def _elements(elems):
     raise ValueError("Elements in elems must be 1+ dimensional Tensors, not scalars")
   n = flat[0]._value.shape[0]
   for e in flat[1:]:
+    if e._value.shape[0] != n and unchecked_lengths:  # TF reads its TensorArrays
+      shortest = min(e._value.shape[0] for e in flat)
+      raise errors.OutOfRangeError(None, None, "Tried to read from index %d but array size "
+                                   "is: %d" % (shortest, shortest))
     if e._value.shape[0] != n:
       raise ValueError("Dimensions %d and %d are not compatible" % (n, e._value.shape[0]))
   return flat, tree, n
@@ -428,12 +433,12 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True,
 def _accumulate(fn, elems, initializer, reverse, mode, back_prop, what):
   """scan (mode "scan": every accumulator, stacked) and foldl/foldr (mode "fold": the last)."""
   _check_fn(fn)
-  elems_flat, elems_tree, n = _elements(elems)
+  elems_flat, elems_tree, n = _elements(elems, unchecked_lengths=True)
   first_as_init = initializer is None
   if first_as_init:
-    if n == 0:
-      raise ValueError("%s: elems must have at least one element when no initializer is "
-                       "given" % what)
+    if n == 0:  # TF reads the first element of an empty TensorArray
+      raise errors.OutOfRangeError(None, None,
+                                   "Tried to read from index 0 but array size is: 0")
     acc_structure, acc_tree = elems, elems_tree
     acc_flat = None
   else:

@@ -145,7 +145,7 @@ def write(prefix, values, names=None, format=None):  # pylint: disable=redefined
   format (`format` "tf", default `checkpoint_format()`) `values` are stored as given."""
   prefix = _local(prefix)
   directory, base = _split(prefix)
-  os.makedirs(directory, exist_ok=True)
+  make_directory(directory)
   _sweep(directory)
   if (format or checkpoint_format()) == "tf":
     old = _data_dirs(prefix)
@@ -208,6 +208,14 @@ def _sweep(directory):
         continue  # not our index (TF's, or unreadable): leave it
       if referenced != name:
         _delete(path)
+
+
+def make_directory(path):
+  """`os.makedirs(path, exist_ok=True)`, with TF's error where a file is in the way."""
+  try:
+    os.makedirs(path, exist_ok=True)
+  except (FileExistsError, NotADirectoryError):
+    raise errors.FailedPreconditionError(None, None, "%s is not a directory" % path) from None
 
 
 def _delete(path):
@@ -459,7 +467,7 @@ def update_checkpoint_state(save_dir, model_checkpoint_path, all_model_checkpoin
                           [_relative(p, save_dir) for p in paths],
                           all_model_checkpoint_timestamps or (),
                           last_preserved_timestamp or 0.0)
-  os.makedirs(save_dir or ".", exist_ok=True)
+  make_directory(save_dir or ".")
   path = os.path.join(save_dir, latest_filename or "checkpoint")
   temporary = "%s.tmp-%s" % (path, uuid.uuid4().hex[:12])
   with open(temporary, "w") as f:
