@@ -53,11 +53,9 @@ KNOWN_MISMATCHES = {
     'shape.range_string': ('AssertionError', 'ValueError'),
     'convert.tensor_index_of_float': ('AttributeError', 'TypeError'),
     'convert.substr_shape_mismatch': ('InvalidArgumentError', 'ValueError'),
-    'nn.conv2d_explicit_padding_wrong_shape': ('ValueError', 'InvalidArgumentError'),
     # TF 1.15's non_max_suppression_padded runs the V4 kernel (InvalidArgumentError, as ours);
     # TF 2.21 reshapes in Python first (ValueError).
     'image.nms_padded_mismatch': ('ValueError', 'InvalidArgumentError'),
-    'image.resize_negative_size': ('ValueError', 'InvalidArgumentError'),
     'image.extract_patches_zero_ksize': ('OutOfRangeError', 'InvalidArgumentError'),
     'random.set_seed_string': ('TypeError', 'ValueError'),
     'keras.dense_string_input': ('UnimplementedError', 'InvalidArgumentError'),

@@ -125,6 +125,9 @@ def _padding(padding, n, channels_first, op_name):
   if isinstance(padding, tuple) and len(padding) == n + 2:
     pairs = padding[2:] if channels_first else padding[1:-1]
     return tuple((int(a), int(b)) for a, b in pairs)
+  if isinstance(padding, tuple):  # TF's _convert_padding checks a list in Python
+    raise ValueError("When padding is a list, it must be of size %d. Received: padding=%s of "
+                     "size %d" % (n + 2, [list(p) for p in padding], len(padding)))
   _fail("Value for attr 'padding' of \"%s\" is not in the list of allowed values: \"SAME\", "
         "\"VALID\", \"EXPLICIT\"" % (padding,), op_name)
 

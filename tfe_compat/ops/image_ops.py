@@ -241,7 +241,9 @@ def _image(image):
 
 def _run_resize(images, size, method, align_corners=False, half_pixel=False,
                 antialias=False):
-  if min(size) <= 0:
+  if min(size) < 0:  # TF sets the static shape first
+    raise ValueError("Dimension %d must be >= 0" % min(size))
+  if min(size) == 0:
     raise errors.invalid_argument("output dimensions must be positive [Op:%s]"
                                   % _OP_NAMES.get(method, "ScaleAndTranslate"))
   return _resize(images, size=size, method=method, align_corners=bool(align_corners),
