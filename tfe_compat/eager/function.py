@@ -52,6 +52,23 @@ def _is_leaf(x):
 
 
 @contextlib.contextmanager
+def _traced_call(keys, scope):
+  """The context of a traced call of the Python function: random ops draw from `keys`,
+  variables go through `scope`, prints are dropped (they ran in the eager call), checks
+  are collected (yielded), ops refusing arguments raise as TF's graph construction does.
+  Outer tapes see the call as one _CompiledCall (see `run`), never its traced reads; tapes
+  inside the function record even while an outer tape replays this call."""
+  outer = _ctx.traced_rng, _ctx.tapes, _ctx.recording_paused
+  _ctx.traced_rng, _ctx.tapes, _ctx.recording_paused = keys, [], 0
+  try:
+    with _scope(scope), contextlib.redirect_stdout(io.StringIO()), \
+        value_checks.collecting() as checks, _building():
+      yield checks
+  finally:
+    _ctx.traced_rng, _ctx.tapes, _ctx.recording_paused = outer
+
+
+@contextlib.contextmanager
 def _building():
   """Marks a trace: ops refusing their arguments raise ValueError, as TF's shape inference
   does while it builds the function's graph (errors.op_error)."""
@@ -91,14 +108,8 @@ def _graph_construction_error(fn, args, kwargs):
     for i, array in zip(positions, arrays):
       traced[i] = Tensor(array)
     call_args, call_kwargs = jax.tree_util.tree_unflatten(treedef, traced)
-    outer = _ctx.traced_rng, _ctx.tapes, _ctx.recording_paused
-    _ctx.traced_rng, _ctx.tapes, _ctx.recording_paused = context.TracedKeys(_NO_KEY), [], 0
-    try:
-      with _scope(_Classifying()), contextlib.redirect_stdout(io.StringIO()), \
-          value_checks.collecting(), _building():
-        fn(*call_args, **call_kwargs)
-    finally:
-      _ctx.traced_rng, _ctx.tapes, _ctx.recording_paused = outer
+    with _traced_call(context.TracedKeys(_NO_KEY), _Classifying()):
+      fn(*call_args, **call_kwargs)
 
   try:
     jax.eval_shape(call, [getattr(leaves[i], "_value", leaves[i]) for i in positions])
@@ -223,17 +234,9 @@ class ConcreteFunction:
     args = iter(tensor_args)
     leaves = [Tensor(next(args)) if static is None else static[1] for static in static_args]
     call_args, call_kwargs = jax.tree_util.tree_unflatten(self._treedef, leaves)
-    outer = _ctx.traced_rng, _ctx.tapes, _ctx.recording_paused
-    # Outer tapes see this call as one _CompiledCall (see `run`), never its traced reads;
-    # tapes inside the function record even while an outer tape replays this call.
     keys = context.TracedKeys(key)
-    _ctx.traced_rng, _ctx.tapes, _ctx.recording_paused = keys, [], 0
-    try:
-      with _scope(tracing), contextlib.redirect_stdout(io.StringIO()), \
-          value_checks.collecting() as checks, _building():
-        out = self._fn(*call_args, **call_kwargs)  # prints ran in the eager call already
-    finally:
-      _ctx.traced_rng, _ctx.tapes, _ctx.recording_paused = outer
+    with _traced_call(keys, tracing) as checks:
+      out = self._fn(*call_args, **call_kwargs)  # prints ran in the eager call already
     self._draws = keys.used
     flat_out, out_tree = jax.tree_util.tree_flatten(out, is_leaf=_is_leaf)
     self._out_tree = out_tree

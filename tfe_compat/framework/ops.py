@@ -74,6 +74,7 @@ _options_known = []  # [whether this XLA knows EAGER_COMPILER_OPTIONS], found on
 
 
 def _eager_jit(fn):
+  """`jax.jit(fn)` with EAGER_COMPILER_OPTIONS where this XLA knows them."""
   if not _options_known:
     try:
       jax.jit(jnp.negative, compiler_options=EAGER_COMPILER_OPTIONS).lower(0).compile()
@@ -81,6 +82,8 @@ def _eager_jit(fn):
     except jax.errors.JaxRuntimeError:  # an XLA without the option: its defaults
       _options_known.append(False)
   return jax.jit(fn, compiler_options=EAGER_COMPILER_OPTIONS if _options_known[0] else None)
+
+
 _top_level = jax_core.trace_ctx.is_top_level  # False inside a JAX trace
 
 

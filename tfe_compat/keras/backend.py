@@ -23,9 +23,11 @@ from tfe_compat.ops import (array_ops, manip_ops, math_ops, matmul_cast_ops, nn_
 from tfe_compat.variable_scope import name_scope
 
 _state = {"floatx": "float32", "epsilon": 1e-7, "image_data_format": "channels_last"}
-# The phase set with set_learning_phase, per graph (None: eager execution), as TF's
+# The phase set with set_learning_phase, per graph (`phase_key()`), as TF's
 # _GRAPH_LEARNING_PHASES: setting it eagerly leaves graphs their placeholder.
 learning_phases = weakref.WeakKeyDictionary()
+
+
 class _EagerExecution:
   """The key of eager execution's learning phase (graphs are weak keys)."""
 
@@ -34,7 +36,10 @@ _eager_phase = _EagerExecution()
 
 
 def phase_key():
+  """The current graph, or eager execution's key."""
   return context.ctx.graph if context.ctx.graph is not None else _eager_phase
+
+
 _name_counts = collections.defaultdict(int)
 
 

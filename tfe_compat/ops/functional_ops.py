@@ -297,12 +297,13 @@ def _elements(elems, unchecked_lengths=False):
     raise ValueError("Elements in elems must be 1+ dimensional Tensors, not scalars")
   n = flat[0]._value.shape[0]
   for e in flat[1:]:
-    if e._value.shape[0] != n and unchecked_lengths:  # TF reads its TensorArrays
-      shortest = min(e._value.shape[0] for e in flat)
+    if e._value.shape[0] == n:
+      continue
+    if unchecked_lengths:  # TF reads its TensorArrays
+      shortest = min(f._value.shape[0] for f in flat)
       raise errors.OutOfRangeError(None, None, "Tried to read from index %d but array size "
                                    "is: %d" % (shortest, shortest))
-    if e._value.shape[0] != n:
-      raise ValueError("Dimensions %d and %d are not compatible" % (n, e._value.shape[0]))
+    raise ValueError("Dimensions %d and %d are not compatible" % (n, e._value.shape[0]))
   return flat, tree, n
 
 

@@ -11,8 +11,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from tfe_compat.framework import device as device_lib
 from tfe_compat.framework import context
+from tfe_compat.framework import device as device_lib
 from tfe_compat.framework import dtypes
 from tfe_compat.framework import errors
 from tfe_compat.framework.api import export

@@ -8,7 +8,6 @@ load factor 0.8 and deleted-key markers, so `export()` returns TF's bucket array
 import jax.numpy as jnp
 import numpy as np
 
-from tfe_compat.framework import device as device_lib
 from tfe_compat.framework import dtypes
 from tfe_compat.framework import errors
 from tfe_compat.framework.api import export
@@ -17,6 +16,7 @@ from tfe_compat.framework.tensor import Tensor
 from tfe_compat.ops import string_hash_ops
 from tfe_compat.ops.lookup_ops import LookupInterface
 from tfe_compat.ops.lookup_ops import host
+from tfe_compat.ops.lookup_ops import host_tensor
 
 _MASK = (1 << 64) - 1
 _MAX_LOAD_FACTOR = np.float32(0.8)
@@ -24,12 +24,6 @@ _MAX_LOAD_FACTOR = np.float32(0.8)
 
 def _np_dtype(dtype):
   return object if dtype is dtypes.string else dtype.as_numpy_dtype
-
-
-def _array(values, dtype):
-  if dtype is dtypes.string:
-    return Tensor(np.asarray(values, dtype=object))
-  return Tensor(device_lib.put(np.asarray(values, dtype=dtype.as_numpy_dtype)))
 
 
 def _shape_text(shape):
@@ -92,7 +86,7 @@ class MutableHashTable(LookupInterface):
     out = np.empty((len(rows),) + self._value_shape, _np_dtype(self._value_dtype))
     for i, row in enumerate(rows):
       out[i] = row
-    return _array(out.reshape(keys.shape + self._value_shape), self._value_dtype)
+    return host_tensor(out.reshape(keys.shape + self._value_shape), self._value_dtype)
 
   def export(self, name=None):
     """(keys, values) of every entry, in insertion order (TF's order is its hash map's)."""
@@ -100,7 +94,7 @@ class MutableHashTable(LookupInterface):
     values = np.empty((len(keys),) + self._value_shape, _np_dtype(self._value_dtype))
     for i, value in enumerate(self._table.values()):
       values[i] = value
-    return _array(keys, self._key_dtype), _array(values, self._value_dtype)
+    return host_tensor(keys, self._key_dtype), host_tensor(values, self._value_dtype)
 
 
 def _hash_combine(a, b):
@@ -248,7 +242,7 @@ class DenseHashTable(LookupInterface):
       self._check_special(row, "LookupTableFindV2")
       index = self._probe(row, key_hash, stop_at_deleted=False)
       out[i] = self._values[index] if index >= 0 else default
-    return _array(out.reshape(tuple(lead) + self._value_shape), self._value_dtype)
+    return host_tensor(out.reshape(tuple(lead) + self._value_shape), self._value_dtype)
 
   def size(self, name=None):
     return Tensor(jnp.asarray(self._entries, jnp.int64))
@@ -256,4 +250,4 @@ class DenseHashTable(LookupInterface):
   def export(self, name=None):
     """TF's bucket arrays: keys [num_buckets, key size], values [num_buckets, value size]."""
     keys = np.array(self._keys, _np_dtype(self._key_dtype)).reshape(len(self._keys), -1)
-    return _array(keys, self._key_dtype), _array(self._values.copy(), self._value_dtype)
+    return host_tensor(keys, self._key_dtype), host_tensor(self._values.copy(), self._value_dtype)
