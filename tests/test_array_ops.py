@@ -525,6 +525,15 @@ def test_extract_image_patches():
   out = tf.extract_image_patches(tf.reshape(tf.range(25.), [1, 5, 5, 1]), [1, 2, 2, 1],
                                  [1, 1, 1, 1], [1, 2, 2, 1], "VALID")
   check(out[0, 0], tf.float32, [[0, 2, 10, 12], [1, 3, 11, 13], [2, 4, 12, 14]])
+  ones = tf.ones([1, 4, 4, 1])
+  assert tf.extract_image_patches(ones, [1, 5, 5, 1], [1] * 4, [1] * 4, "VALID").shape == (
+      1, 0, 0, 25)  # a window larger than the image: no patches, as TF
+  with pytest.raises(tf.errors.OutOfRangeError, match="ksizes is out of range."):
+    tf.extract_image_patches(ones, [1, 0, 0, 1], [1] * 4, [1] * 4, "VALID")
+  with pytest.raises(tf.errors.OutOfRangeError, match="strides is out of range."):
+    tf.extract_image_patches(ones, [1, 2, 2, 1], [1, 0, 1, 1], [1] * 4, "VALID")
+  with pytest.raises(tf.errors.UnimplementedError, match="Only support ksizes across space."):
+    tf.extract_image_patches(ones, [2, 2, 2, 1], [1] * 4, [1] * 4, "VALID")
 
 
 def test_permutations_partitions_stitching_histograms():

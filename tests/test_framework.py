@@ -216,6 +216,8 @@ def test_python_protocols():
   assert "%d" % tf.constant(25) == "25" and "{:.2f}".format(tf.constant(1.2345)) == "1.23"
   assert not bool(tf.constant(0)) and int(tf.constant(3.7)) == 3 and float(tf.constant(2)) == 2.0
   assert [10, 20, 30][tf.constant(1)] == 20
+  with pytest.raises(AttributeError, match="'numpy.float32' object has no attribute '__index__'"):
+    [10, 20, 30][tf.constant(1.0)]  # pylint: disable=expression-not-assigned  (as TF's)
   # TF 1.x's int()/float() went through NumPy 1.x, which took any one-element array (the
   # eager workshop notebook prints "Prediction: %d" % tf.argmax(logits, axis=1)).
   assert "%d" % tf.constant([7], tf.int64) == "7" and float(tf.Variable([[2.5]])) == 2.5

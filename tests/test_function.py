@@ -338,3 +338,19 @@ def test_shape_errors_while_tracing_are_value_errors_value_errors_stay_invalid_a
     tf.function(lambda: tf.gather(tf.ones([3]), 7))()
   with pytest.raises(tf.errors.InvalidArgumentError):
     tf.function(lambda depth: tf.one_hot([1, 2], depth))(tf.constant(-1))
+
+
+def test_numpy_inside_a_function_raises_as_on_tfs_symbolic_tensors():
+  v = tf.Variable(2.0)
+  with pytest.raises(AttributeError, match="'Tensor' object has no attribute 'numpy'"):
+    tf.function(lambda x: x.numpy())(tf.constant(1.0))
+  with pytest.raises(NotImplementedError, match="only available when eager execution"):
+    tf.function(lambda: v.numpy())()
+  with pytest.raises(AttributeError, match="no attribute 'numpy'"):  # also in dataset functions
+    list(tf.data.Dataset.range(2).map(lambda x: x.numpy()))
+  # py_function bodies get eager tensors; ops reading values inside the function still work
+  double = tf.function(lambda x: tf.py_function(lambda y: y.numpy() * 2, [x], tf.float32))
+  assert double(tf.constant(1.5)).numpy() == 3.0
+  substr = tf.function(lambda s: tf.strings.substr(s, 0, 1))
+  assert substr(tf.constant(["ab"])).numpy().tolist() == [b"a"]
+  assert tf.function(lambda x: x * 2.0)(tf.constant(1.0)).numpy() == 2.0  # outside: a value

@@ -466,6 +466,16 @@ def test_matrix_products():
   check(tf.linalg.cross(tf.constant([1., 0, 0]), tf.constant([0., 1, 0])), tf.float32, [0, 0, 1])
 
 
+def test_cross_errors_are_tfs():
+  raises(tf.errors.FailedPreconditionError, "Cross-products are only defined for 3-element "
+         "vectors. [Op:Cross]", tf.cross, tf.ones([2, 4]), tf.ones([2, 4]))
+  raises(ERR, "Both inputs must be of same shape: [2,3] vs. [3,3] [Op:Cross]", tf.cross,
+         tf.ones([2, 3]), tf.ones([3, 3]))
+  raises(ERR, "Input must be at least 1D[] [Op:Cross]", tf.cross, tf.ones([]), tf.ones([]))
+  raises(ValueError, "Dimension must be 3 but is 4", tf.function(tf.cross), tf.ones([2, 4]),
+         tf.ones([2, 4]))
+
+
 # ---- reductions ----
 def test_reductions_golden():
   x = tf.constant([[1., 2, 3], [4, 5, 6]])
@@ -632,6 +642,13 @@ def test_add_n():
   raises(ValueError, "at least one Tensor", tf.add_n, [])
   raises(TypeError, "tensor_dtype", tf.accumulate_n, [tf.constant([1., 2])],
          tensor_dtype=tf.int32)
+  # accumulate_n merges the static shapes in Python first (TF's ValueError, not AddN's)
+  raises(ValueError, "Shapes (2,) and (3,) are not compatible", tf.math.accumulate_n,
+         [tf.ones([2]), tf.ones([3])])
+  raises(ValueError, "Shapes (3,) and (2,) are not compatible", tf.math.accumulate_n,
+         [tf.ones([2])], shape=[3])
+  raises(ValueError, "with the same dtype and shape", tf.math.accumulate_n,
+         [tf.ones([2]), tf.ones([2], tf.float64)])
 
 
 def test_clipping():

@@ -142,6 +142,10 @@ def test_join_length_substr():
   assert tf.strings.substr("héllo", 1, 2, unit="UTF8_CHAR").numpy() == "él".encode()
   with pytest.raises(tf.errors.InvalidArgumentError, match="pos 3 out of range for string b'ab' at index 1"):
     tf.substr(["hello", "ab"], 3, 1)
+  with pytest.raises(tf.errors.InvalidArgumentError, match=r"Incompatible shapes: \[2\] vs. \[3\]"):
+    tf.strings.substr(["abc", "de"], [0, 0, 0], [1, 1, 1])
+  with pytest.raises(tf.errors.InvalidArgumentError, match="pos and len should have the same shape"):
+    tf.strings.substr(["abc", "de"], [0, 0], [1, 1, 1])
 
 
 def test_regex_case_strip():

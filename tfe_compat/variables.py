@@ -195,6 +195,8 @@ class ResourceVariable(metaclass=vs.VariableMetaclass):
       raise NotImplementedError("numpy() is only available when eager execution is enabled: "
                                 "%s is a graph variable (evaluate it with Session.run)."
                                 % self.name)
+    if context.symbolic_to_caller():
+      raise NotImplementedError("numpy() is only available when eager execution is enabled.")
     return read(self).numpy()
 
   def is_initialized(self, name=None):

@@ -53,7 +53,8 @@ class DatasetFunction(function.Function):
   def __call__(self, *args, **kwargs):
     context.ctx.dataset_function += 1
     try:
-      return super().__call__(*args, **kwargs)
+      with context.function_body():  # even where it runs eagerly, as TF traces it always
+        return super().__call__(*args, **kwargs)
     finally:
       context.ctx.dataset_function -= 1
 

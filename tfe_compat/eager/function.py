@@ -62,7 +62,7 @@ def _traced_call(keys, scope):
   _ctx.traced_rng, _ctx.tapes, _ctx.recording_paused = keys, [], 0
   try:
     with _scope(scope), contextlib.redirect_stdout(io.StringIO()), \
-        value_checks.collecting() as checks, _building():
+        value_checks.collecting() as checks, _building(), context.function_body():
       yield checks
   finally:
     _ctx.traced_rng, _ctx.tapes, _ctx.recording_paused = outer
@@ -96,9 +96,9 @@ class _Classifying:
 def _graph_construction_error(fn, args, kwargs):
   """The ValueError TF's graph construction raises for this call of `fn`, or None.
 
-  Called when the eager first call raised InvalidArgumentError: traced with its tensor
-  arguments abstract, the call fails the same way only if the error came from shapes and
-  constants (TF's shape inference, a ValueError while the graph is built), not from the
+  Called when the eager first call raised InvalidArgumentError (or FailedPreconditionError,
+  as TF's Cross kernel): traced with its tensor arguments abstract, the call fails the same
+  way only if the error came from shapes and constants (TF's shape inference, a ValueError while the graph is built), not from the
   values of its arguments (a kernel's error at run time)."""
   leaves, treedef = jax.tree_util.tree_flatten((args, kwargs), is_leaf=_is_leaf)
   positions = [i for i, x in enumerate(leaves) if _is_tensor_arg(x)]
@@ -257,7 +257,7 @@ class ConcreteFunction:
   def run(self, leaves, args, kwargs):
     """Runs the compiled function on the flattened arguments `leaves` of (args, kwargs)."""
     if self._eager_only:
-      return self._fn(*args, **kwargs)
+      return self.call_eagerly(args, kwargs)
     tensor_args = [getattr(leaves[i], "_value", leaves[i]) for i in self._tensor_positions]
     if _ctx.tapes or _ctx.variable_scope is not None:
       reads = [state_ops.read(v) for v in self._variables]  # tapes and scopes see the reads
@@ -277,12 +277,12 @@ class ConcreteFunction:
             jax.errors.TracerIntegerConversionError, jax.errors.TracerArrayConversionError,
             context.NotTraceable, _Retry) as e:
       self._fall_back(e)
-      return self._fn(*args, **kwargs)
+      return self.call_eagerly(args, kwargs)
     except NotImplementedError as e:
       if "inside tf.function" not in str(e):
         raise
       self._fall_back(e)  # e.g. a variable assigned inside a tf.cond branch
-      return self._fn(*args, **kwargs)
+      return self.call_eagerly(args, kwargs)
     except jax.errors.JaxRuntimeError as e:  # a tf.Assert that failed inside the computation
       raise logging_ops.staged_failure(e) from None
     failure = value_checks.failed(self._check_failures, *checks)
@@ -303,6 +303,11 @@ class ConcreteFunction:
     it = iter(result_tensors)
     flat = [next(it) if static is None else static for static in self._out_static]
     return jax.tree_util.tree_unflatten(self._out_tree, flat)
+
+  def call_eagerly(self, args, kwargs):
+    """A call of a function that cannot compile: the Python function runs eagerly."""
+    with context.function_body():
+      return self._fn(*args, **kwargs)
 
   def _fall_back(self, error):
     self._eager_only = True
@@ -426,9 +431,9 @@ class Function:
                     % (self._traces, self._name), stacklevel=3)
     draws = context.rng_draws
     try:
-      with _scope(_Discovery(_ctx.variable_scope)) as discovery:
+      with _scope(_Discovery(_ctx.variable_scope)) as discovery, context.function_body():
         result = self._fn(*args, **kwargs)
-    except errors.InvalidArgumentError as e:
+    except (errors.InvalidArgumentError, errors.FailedPreconditionError) as e:
       static = _graph_construction_error(self._fn, args, kwargs)
       if static is None:
         raise

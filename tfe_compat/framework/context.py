@@ -3,8 +3,10 @@
 Per-thread state (device and name scopes, active tapes, the variable-access scope) lives in
 `ctx`, a `threading.local`, as TF's eager context is per thread. Seeds are process-wide.
 """
+import contextlib
 import os
 import random
+import sys
 import threading
 
 import jax
@@ -30,6 +32,7 @@ class _ThreadState(threading.local):
     self.variable_stores = []  # tfe.EagerVariableStore dicts: get_variable reuses by name
     self.traced_rng = None     # inside a tf.function trace: the traced key random ops split
     self.dataset_function = 0  # >0 while a tf.data function runs (py_func: TF's graph outputs)
+    self.function_body = False  # tf.function runs the user's code: tensors are symbolic to it
     self.graph_stack = []      # graphs entered with `Graph.as_default()`, innermost last
     self.graph = None          # the graph ops build into (graph mode), else None (eager)
     self.graph_env = None      # while a graph's recorded calls run: their tensors' values
@@ -65,6 +68,27 @@ ctx = _ThreadState()
 def executing_eagerly():
   """False in graph mode (TF 1.x's default, or inside `Graph.as_default()`)."""
   return ctx.graph is None
+
+
+@contextlib.contextmanager
+def function_body(symbolic=True):
+  """The user's Python function of a tf.function runs (symbolic=True), or a py_function body
+  inside it (False): see `symbolic_to_caller`."""
+  outer = ctx.function_body
+  ctx.function_body = symbolic
+  try:
+    yield
+  finally:
+    ctx.function_body = outer
+
+
+def symbolic_to_caller():
+  """Whether the code calling the caller is the user's, inside a tf.function: TF's tensors
+  are symbolic there (no `.numpy()`); tfe_compat's own code still reads values."""
+  if not ctx.function_body:
+    return False
+  name = sys._getframe(2).f_globals.get("__name__", "")  # pylint: disable=protected-access
+  return name != "tfe_compat" and not name.startswith("tfe_compat.")
 
 
 def current_device():

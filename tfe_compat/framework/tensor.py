@@ -9,6 +9,7 @@ import weakref
 import jax
 import numpy as np
 
+from tfe_compat.framework import context
 from tfe_compat.framework import device as device_lib
 from tfe_compat.framework import dtypes
 from tfe_compat.framework import tensor_shape
@@ -73,6 +74,8 @@ class Tensor:
 
   def numpy(self):
     """The value as a NumPy array (a NumPy scalar, or bytes, for rank 0)."""
+    if context.symbolic_to_caller():
+      raise AttributeError("'Tensor' object has no attribute 'numpy'")
     value = np.array(self._value)
     return value[()] if value.ndim == 0 else value
 
@@ -115,7 +118,8 @@ class Tensor:
     return complex(np.asarray(self._value))
 
   def __index__(self):
-    return np.asarray(self._value).__index__()
+    value = np.asarray(self._value)  # as TF: a float scalar's AttributeError (no __index__)
+    return (value[()] if value.ndim == 0 else value).__index__()
 
   def __len__(self):
     if not self._value.shape:

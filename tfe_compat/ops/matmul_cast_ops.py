@@ -317,12 +317,22 @@ def _check_equation(equation, count):
                        "subscripts." % label)
 
 
-def _cross_error(a, b):
-  return "Both inputs must have 3 elements in their last dimension: %s vs. %s" % (
-      _shape_list(a), _shape_list(b))
+def _check_cross(a, b):
+  """The errors of TF's Cross kernel (its shape function's ValueErrors inside tf.function)."""
+  shape = a._value.shape
+  if shape != b._value.shape:
+    raise errors.op_error("Both inputs must be of same shape: %s vs. %s"
+                          % (_shape_list(a), _shape_list(b)), "Cross")
+  if not shape:
+    raise errors.op_error("Input must be at least 1D%s" % _shape_list(a), "Cross")
+  if shape[-1] != 3:
+    if errors.building_function[0]:
+      raise errors.op_error("Dimension must be 3 but is %d" % shape[-1], "Cross")
+    raise errors.FailedPreconditionError(
+        None, None, "Cross-products are only defined for 3-element vectors. [Op:Cross]")
 
 
-@op(name="Cross", describe_error=_cross_error)
+@op(name="Cross")
 def _cross(a, b):
   return jnp.cross(a, b)
 
@@ -332,8 +342,7 @@ def cross(a, b, name=None):
   """`tf.cross`: cross products of 3-vectors along the last axis."""
   a, b = convert_matching(a, b, op_name="Cross")
   check_dtype(a, REAL, "Cross")
-  if a._value.shape[-1:] != (3,) or b._value.shape[-1:] != (3,):
-    raise errors.invalid_argument(_cross_error(a, b) + " [Op:Cross]")
+  _check_cross(a, b)
   return _cross(a, b)
 
 

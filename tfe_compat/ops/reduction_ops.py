@@ -9,7 +9,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-from tfe_compat.framework import dispatch, dtypes, errors
+from tfe_compat.framework import dispatch, dtypes, errors, tensor_shape
 from tfe_compat.framework.api import export
 from tfe_compat.framework.ops import convert_matching, convert_to_tensor, op
 from tfe_compat.framework.tensor import Tensor
@@ -485,15 +485,19 @@ def add_n(inputs, name=None):
 @export("math.accumulate_n", "accumulate_n")
 def accumulate_n(inputs, shape=None, tensor_dtype=None, name=None):
   """`tf.math.accumulate_n`: `add_n`, checking the optional `shape` and `tensor_dtype`."""
+  refusal = ("inputs must be a list of at least one Tensor/IndexedSlices with the same dtype "
+             "and shape")
   if not inputs or not isinstance(inputs, (list, tuple)):
-    raise ValueError("inputs must be a list of at least one Tensor/IndexedSlices with the same "
-                     "dtype and shape")
+    raise ValueError(refusal)
   inputs = [convert_to_tensor(t) for t in inputs]
-  if tensor_dtype is not None and any(t.dtype != tensor_dtype for t in inputs):
+  if any(t.dtype != inputs[0].dtype for t in inputs):
+    raise ValueError(refusal)
+  merged = tensor_shape.unknown_shape() if shape is None else tensor_shape.as_shape(shape)
+  for t in inputs:
+    merged = merged.merge_with(t.shape)  # TF's ValueError "Shapes (2,) and (3,) are not ..."
+  if tensor_dtype is not None and inputs[0].dtype != tensor_dtype:
     raise TypeError("tensor_dtype is {}, but input is of type {}".format(
         dtypes.as_dtype(tensor_dtype), inputs[0].dtype))
-  if shape is not None and any(not t.shape.is_compatible_with(shape) for t in inputs):
-    raise ValueError("Shapes of inputs do not match the requested shape %s" % (shape,))
   return add_n(inputs)
 
 

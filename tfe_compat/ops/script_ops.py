@@ -79,6 +79,12 @@ def _callback(func, tensors, touts, host_fn):
   return [Tensor(jnp.asarray(r)) for r in results]
 
 
+def _run_body(func, args):
+  """The Python function runs eagerly, even inside a tf.function (its tensors have values)."""
+  with context.function_body(False):
+    return func(*args)
+
+
 def _as_list(touts):
   if touts is None:
     raise TypeError("Missing required argument: 'Tout'")
@@ -98,10 +104,10 @@ def py_func(func, inp, Tout, stateful=True, name=None):
   if _traced(inp):
     is_list, touts = _as_list(Tout)
     tensors = [convert_to_tensor(x) for x in inp]
-    results = _callback(func, tensors, touts, lambda *a: _outputs(func(*a)))
+    results = _callback(func, tensors, touts, lambda *a: _outputs(_run_body(func, a)))
     return results if is_list or len(results) != 1 else results[0]
   arrays = [np.array(x) for x in inp]
-  result = _outputs(func(*[a.copy() for a in arrays]))
+  result = _outputs(_run_body(func, [a.copy() for a in arrays]))
   if context.ctx.dataset_function:  # TF's graph op converts each output to its Tout
     _, touts = _as_list(Tout)
     result = [x if x is None or i >= len(touts) or touts[i] is dtypes.string
@@ -158,7 +164,7 @@ def eager_py_func(func, inp, Tout, name=None):
 
   def run(*args):
     try:
-      return _eager_outputs(func(*args), is_list, touts)
+      return _eager_outputs(_run_body(func, args), is_list, touts)
     except Exception as e:  # pylint: disable=broad-except
       raise _pyfunc_error(e) from e
 

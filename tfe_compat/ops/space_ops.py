@@ -183,8 +183,9 @@ def _patches(x, sizes, strides, rates, padding):
       x, sizes, strides, padding, rhs_dilation=rates,
       dimension_numbers=("N%sC" % spatial, "%sIO" % spatial, "N%sC" % spatial))
   # channels come depth-major: (c, *sizes); TF wants (*sizes, c)
-  patches = patches.reshape(patches.shape[:-1] + (x.shape[-1], int(np.prod(sizes))))
-  return patches.swapaxes(-1, -2).reshape(patches.shape[:-2] + (-1,))
+  window = int(np.prod(sizes))
+  patches = patches.reshape(patches.shape[:-1] + (x.shape[-1], window))
+  return patches.swapaxes(-1, -2).reshape(patches.shape[:-2] + (x.shape[-1] * window,))
 
 
 @op(name="ExtractImagePatches")
@@ -218,6 +219,21 @@ def extract_volume_patches(input, ksizes, strides, padding, name=None):
   return _extract_volume_patches(x, sizes=ksizes[1:4], strides=strides[1:4], padding=padding)
 
 
+def _check_patch_attrs(**attrs):
+  """The errors of TF's ExtractImagePatches kernel for its ksizes, strides and rates."""
+  for attr, values in attrs.items():
+    if len(values) < 4:
+      raise errors.invalid_argument("Length for attr '%s' of %d must be at least minimum 4 "
+                                    "[Op:ExtractImagePatches]" % (attr, len(values)))
+    if values[0] != 1 or values[3] != 1:
+      raise errors.UnimplementedError(None, None, "Only support %s across space. "
+                                      "[Op:ExtractImagePatches]" % attr)
+  for attr, values in attrs.items():
+    if min(values[1:3]) <= 0:
+      raise errors.OutOfRangeError(None, None, "%s is out of range. [Op:ExtractImagePatches]"
+                                   % attr)
+
+
 @export("extract_image_patches", "image.extract_image_patches")
 def extract_image_patches(images, ksizes=None, strides=None, rates=None, padding=None, name=None,
                           sizes=None):
@@ -227,5 +243,6 @@ def extract_image_patches(images, ksizes=None, strides=None, rates=None, padding
   ksizes, strides, rates = (int_tuple(v) for v in (ksizes, strides, rates))
   if padding not in ("SAME", "VALID"):
     raise ValueError("padding must be SAME or VALID, got %r" % (padding,))
+  _check_patch_attrs(ksizes=ksizes, strides=strides, rates=rates)
   return _extract_patches(images, sizes=ksizes[1:3], strides=strides[1:3], rates=rates[1:3],
                           padding=padding)

@@ -22,6 +22,7 @@ from tfe_compat.framework import tensor_shape
 from tfe_compat.framework.api import export
 from tfe_compat.framework.ops import convert_to_tensor, op, register_tensor_conversion_function
 from tfe_compat.framework.tensor import Tensor
+from tfe_compat.ops.array_ops import dims_text
 
 
 def _strings(value, param="input"):
@@ -371,8 +372,15 @@ def substr(input, pos, len, name=None, unit="BYTE"):  # pylint: disable=redefine
   """Substrings starting at `pos` (negative counts from the end), at most `len` long."""
   data = _strings(input)
   size = builtins.len
-  data, pos, length = np.broadcast_arrays(data, np.asarray(convert_to_tensor(pos)),
-                                          np.asarray(convert_to_tensor(len)))
+  pos, length = np.asarray(convert_to_tensor(pos)), np.asarray(convert_to_tensor(len))
+  if pos.shape != length.shape:
+    raise errors.invalid_argument("pos and len should have the same shape, got: %s vs. %s "
+                                  "[Op:Substr]" % (dims_text(pos.shape), dims_text(length.shape)))
+  try:
+    data, pos, length = np.broadcast_arrays(data, pos, length)
+  except ValueError:
+    raise errors.invalid_argument("Incompatible shapes: %s vs. %s [Op:Substr]" % (
+        dims_text(data.shape), dims_text(pos.shape))) from None
   out = np.empty(data.shape, dtype=object)
   for i, index in enumerate(np.ndindex(*data.shape)):
     item = data[index]
