@@ -253,6 +253,9 @@ def test_range():
     with pytest.raises(tf.errors.InvalidArgumentError) as info:
       tf.range(*args)
     assert str(info.value) == message
+  for args in [("a",), (0, "a"), (True,)]:  # TF's `assert` on the types it infers from
+    with pytest.raises(AssertionError):
+      tf.range(*args)
 
 
 def test_lin_space():

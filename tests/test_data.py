@@ -124,6 +124,11 @@ def test_batch_padded_batch_unbatch():
                      match=r"number of elements does not match. Shapes are: \[tensor\]: \[2\], "
                            r"\[batch\]: \[1\]"):
     values(mismatch.batch(2))
+  three = tf.data.Dataset.from_tensors(tf.ones([3]))
+  for padded, text in [([2], r"\(2,\)"), ([2, 2], r"\(2, 2\)")]:  # smaller, or another rank
+    with pytest.raises(ValueError, match=r"The padded shape %s is not compatible with the shape "
+                                         r"\(3,\) of the corresponding input component." % text):
+      values(three.padded_batch(2, padded_shapes=padded))
 
 
 def test_batch_of_shuffled_slices_matches_rows():

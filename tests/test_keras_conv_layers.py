@@ -435,3 +435,21 @@ def test_bad_arguments_and_inputs():
     conv(tf.zeros((1, 5, 5, 2)))
   with pytest.raises(ValueError, match="expected ndim=4, found ndim=3"):
     layers.MaxPooling2D()(tf.zeros((1, 5, 5)))
+
+
+def test_windows_and_croppings_larger_than_the_input():
+  layers = tf.keras.layers
+  with pytest.raises(ValueError, match=r"One of the dimensions in the output is <= 0 due to "
+                                       r"downsampling in big_kernel. .* Received input shape "
+                                       r"\[1, 3, 3, 1\] which would produce"):
+    layers.Conv2D(2, 5, name="big_kernel")(tf.ones([1, 3, 3, 1]))
+  with pytest.raises(ValueError, match="One of the dimensions in the output is <= 0"):
+    layers.Conv1D(2, 3, dilation_rate=2)(tf.ones([1, 3, 1]))
+  assert layers.Conv2D(2, 5, padding="same")(tf.ones([1, 3, 3, 1])).shape == (1, 3, 3, 2)
+  with pytest.raises(ValueError, match=r"Argument `cropping` must be greater than the input "
+                                       r"shape. Received: inputs.shape=\(1, 4, 4, 1\), and "
+                                       r"cropping=\(\(2, 2\), \(1, 1\)\)"):
+    layers.Cropping2D(((2, 2), (1, 1)))(tf.ones([1, 4, 4, 1]))
+  with pytest.raises(ValueError, match="cropping parameter of Cropping layer must be greater"):
+    layers.Cropping1D(2)(tf.ones([1, 4, 1]))
+  assert layers.Cropping3D(3)(tf.ones([1, 4, 4, 4, 1])).shape == (1, 0, 0, 0, 1)  # as TF

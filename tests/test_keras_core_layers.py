@@ -221,6 +221,14 @@ def test_dense_with_constant_initializers():
   close(dense(X), [[0.16514, 0.16514], [0.950151, 0.950151]])
 
 
+def test_dense_casts_non_float_inputs_to_its_dtype():
+  dense = L.Dense(2, kernel_initializer="ones")
+  out = dense(tf.constant([[1, 2]]))
+  assert out.dtype == tf.float32 and out.numpy().tolist() == [[3.0, 3.0]]
+  with pytest.raises(tf.errors.UnimplementedError, match="Cast string to float is not supported"):
+    L.Dense(2)(tf.constant([["a"]]))
+
+
 def test_dropout_only_when_training():
   layer = L.Dropout(0.5)
   x = tf.ones((40, 50))

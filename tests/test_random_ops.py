@@ -71,6 +71,9 @@ def test_get_seed_matches_tensorflow():
   assert tf.get_seed(5) == (87654321, 5)
   tf.set_random_seed(0)
   assert tf.get_seed(0) == (0, 2147483647)
+  assert tf.get_seed(-5) == (0, 2147483642)
+  with pytest.raises(TypeError, match="not all arguments converted during string formatting"):
+    tf.random_uniform([2], seed="a")  # TF's `seed % MAXINT32`
 
 
 def test_stateless_ops_depend_only_on_seed():

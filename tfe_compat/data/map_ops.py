@@ -207,8 +207,8 @@ def _dataset_of(fn, element, what="map_func"):
   """The Dataset `fn` makes of the element, or a Failure."""
   dataset = _mapped(fn, element)
   if not isinstance(dataset, (Dataset, Failure)):
-    raise TypeError("The `%s` argument must return a `Dataset` object. Got %s."
-                    % (what, type(dataset)))
+    got = structure.spec_of(dataset) if hasattr(dataset, "dtype") else type(dataset)
+    raise TypeError("The `%s` argument must return a `Dataset` object. Got %s." % (what, got))
   return dataset
 
 

@@ -212,6 +212,14 @@ def _batches(it, size, whole=False):
       yield elements
 
 
+def _pads(padded, shape):
+  """Whether a padded shape can hold elements of `shape` (TF's check when it builds)."""
+  if padded.dims is None or shape.dims is None:
+    return True
+  return len(padded) == len(shape) and all(
+      p is None or d is None or p >= d for p, d in zip(padded.as_list(), shape.as_list()))
+
+
 class PaddedBatch(Dataset):
   def __init__(self, dataset, batch_size, padded_shapes, padding_values, drop_remainder):
     if batch_size <= 0:
@@ -228,8 +236,15 @@ class PaddedBatch(Dataset):
         raise TypeError("`padded_batch` is only supported for datasets that produce tensor "
                         "elements but type spec of elements in the input dataset is not a "
                         "subclass of TensorSpec: `%s`." % (leaf,))
-    shapes = self._shapes if self._shapes is not None else structure.map_structure(
-        lambda s: tensor_shape.TensorShape([None] * s.shape.ndims), spec)
+    if self._shapes is None:
+      shapes = structure.map_structure(
+          lambda s: tensor_shape.TensorShape([None] * s.shape.ndims), spec)
+    else:
+      shapes = self._shapes
+      for padded, leaf in zip(structure.flatten(shapes), structure.flatten(spec)):
+        if not _pads(padded, leaf.shape):
+          raise ValueError("The padded shape %s is not compatible with the shape %s of the "
+                           "corresponding input component." % (padded, leaf.shape))
     return _batch_spec(spec, self._batch_size, self._drop, shapes)
 
   def _cardinality(self):

@@ -20,7 +20,6 @@ import jax
 import numpy as np
 
 from tfe_compat import state_ops
-from tfe_compat.eager.tape import replaying
 from tfe_compat.framework import config
 from tfe_compat.framework import context
 from tfe_compat.framework import errors

@@ -136,12 +136,17 @@ def get_seed(op_seed):
     if global_seed is not None:
       if op_seed is None:
         op_seed = _seeds.op_seeds.randint(0, _MAXINT32)
-      seeds = global_seed % _MAXINT32, int(op_seed) % _MAXINT32
+      seeds = global_seed % _MAXINT32, _truncate_seed(op_seed)
     elif op_seed is not None:
-      seeds = _DEFAULT_GRAPH_SEED, int(op_seed) % _MAXINT32
+      seeds = _DEFAULT_GRAPH_SEED, _truncate_seed(op_seed)
     else:
       return None, None
   return (0, _MAXINT32) if seeds == (0, 0) else seeds
+
+
+def _truncate_seed(seed):
+  """TF's `seed % MAXINT32` (a string seed: its TypeError from string formatting)."""
+  return int(seed % _MAXINT32)
 
 
 rng_draws = 0  # random ops run so far (tf.function notes whether a function draws any)

@@ -591,7 +591,10 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):  # pylint: disa
         -2**31 <= a < 2**31 for a in args) else "int64"
   else:
     args = [convert_to_tensor(a) for a in args]
-    inferred = max((a.dtype.name for a in args), key=_RANGE_TYPES.index)
+    names = [a.dtype.name for a in args]
+    if dtype is None and not set(names) <= set(_RANGE_TYPES):
+      raise AssertionError()  # TF asserts that the types it infers from are numbers
+    inferred = dtype or max(names, key=_RANGE_TYPES.index)
     args = [host(a) for a in args]
   dtype = dtypes.as_dtype(dtype or inferred)
   np_dtype = np.dtype(dtype.as_numpy_dtype)

@@ -59,6 +59,15 @@ def dim(shape, axis):
   return tensor_shape.dimension_value(tensor_shape.TensorShape(shape)[axis])
 
 
+def conv_output_length(input_length, filter_size, padding, stride, dilation=1):
+  """Keras's conv_utils.conv_output_length (negative where the window does not fit)."""
+  filter_size = filter_size + (filter_size - 1) * (dilation - 1)
+  if padding == "valid":
+    input_length = input_length - filter_size + 1
+  elif padding == "full":
+    input_length = input_length + filter_size - 1
+  return (input_length + stride - 1) // stride
+
 
 def deconv_output_length(input_length, filter_size, padding, output_padding=None, stride=0,
                          dilation=1):

@@ -12,9 +12,9 @@ from tfe_compat.keras import activations
 from tfe_compat.keras import initializers
 from tfe_compat.keras import regularizers
 from tfe_compat.keras.engine.base_layer import InputSpec, Layer
-from tfe_compat.keras.layers.conv_utils import (deconv_output_length, dim, normalize_data_format,
-                                                normalize_padding, normalize_tuple, serialize,
-                                                tf_data_format)
+from tfe_compat.keras.layers.conv_utils import (conv_output_length, deconv_output_length, dim,
+                                                normalize_data_format, normalize_padding,
+                                                normalize_tuple, serialize, tf_data_format)
 from tfe_compat.keras.layers.convolutional_reshaping import (  # noqa: F401 (re-exported)
     Cropping1D, Cropping2D, Cropping3D, UpSampling1D, UpSampling2D, UpSampling3D,
     ZeroPadding1D, ZeroPadding2D, ZeroPadding3D)
@@ -85,8 +85,21 @@ class Conv(Layer):
                                 constraint=self.bias_constraint, trainable=True,
                                 dtype=self.dtype) if self.use_bias else None
 
+  def _check_output_size(self, input_shape):
+    """Keras's check when it builds: no spatial dimension of the output may be negative."""
+    shape = tensor_shape.TensorShape(input_shape).as_list()
+    spatial = shape[2:] if self.data_format == "channels_first" else shape[1:-1]
+    for size, kernel, stride, rate in zip(spatial, self.kernel_size, self.strides,
+                                          self.dilation_rate):
+      if size is not None and conv_output_length(size, kernel, self.padding, stride, rate) < 0:
+        raise ValueError("One of the dimensions in the output is <= 0 due to downsampling in "
+                         "%s. Consider increasing the input size. Received input shape %s which "
+                         "would produce output shape with a zero or negative value in a "
+                         "dimension." % (self.name, shape))
+
   def build(self, input_shape):
     input_dim = self._input_dim(input_shape)
+    self._check_output_size(input_shape)
     self.kernel = self.add_weight("kernel", shape=self.kernel_size + (input_dim, self.filters),
                                   initializer=self.kernel_initializer,
                                   regularizer=self.kernel_regularizer,

@@ -8,7 +8,7 @@ from jax import lax
 from tfe_compat.framework import ops
 from tfe_compat.framework.api import export
 from tfe_compat.keras.engine.base_layer import InputSpec, Layer
-from tfe_compat.keras.layers.conv_utils import normalize_data_format, normalize_tuple
+from tfe_compat.keras.layers.conv_utils import dim, normalize_data_format, normalize_tuple
 from tfe_compat.ops import array_ops
 from tfe_compat.ops import image_ops
 
@@ -20,8 +20,9 @@ def _zero_pad(x, *, paddings):
 
 @ops.op(name="StridedSlice")
 def _crop(x, *, crops):
-  return lax.slice(x, [lo for lo, _ in crops],
-                   [size - hi for size, (_, hi) in zip(x.shape, crops)])
+  starts = [min(lo, size) for size, (lo, _) in zip(x.shape, crops)]  # as Python slices:
+  return lax.slice(x, starts, [max(size - hi, start)  # overlapping crops leave nothing
+                               for size, start, (_, hi) in zip(x.shape, starts, crops)])
 
 
 @ops.op(name="Tile")
@@ -134,11 +135,21 @@ class _Margins(Layer):
     setattr(self, self._key, amounts)
     self.input_spec = InputSpec(ndim=rank + 2)
 
-  def _margins(self):
+  def _pairs(self):
     amounts = getattr(self, self._key)
-    if isinstance(amounts[0], int):  # the 1-D layers keep one (before, after) pair
-      amounts = (amounts,)
-    return _full(amounts, self.data_format == "channels_first", (0, 0))
+    return (amounts,) if isinstance(amounts[0], int) else amounts  # 1-D: one (before, after)
+
+  def _margins(self):
+    return _full(self._pairs(), self.data_format == "channels_first", (0, 0))
+
+  def _check_cropping(self, inputs, refusal):
+    """tf-keras's refusal (Cropping1D/2D) of a cropping that leaves nothing of an axis."""
+    first = 2 if self.data_format == "channels_first" else 1
+    for axis, pair in enumerate(self._pairs(), first):
+      size = dim(inputs.shape, axis)
+      if size is not None and sum(pair) >= size:
+        raise ValueError("%s must be greater than the input shape. Received: inputs.shape=%s, "
+                         "and cropping=%s" % (refusal, inputs.shape, self.cropping))
 
   def call(self, inputs):
     if self._key == "padding":
@@ -190,6 +201,10 @@ class Cropping1D(_Margins):
     super().__init__(1, normalize_tuple(cropping, 2, "cropping", allow_zero=True),
                      "channels_last", **kwargs)
 
+  def call(self, inputs):
+    self._check_cropping(inputs, "cropping parameter of Cropping layer")
+    return super().call(inputs)
+
 
 @export("keras.layers.Cropping2D")
 class Cropping2D(_Margins):
@@ -200,6 +215,10 @@ class Cropping2D(_Margins):
   def __init__(self, cropping=((0, 0), (0, 0)), data_format=None, **kwargs):
     super().__init__(2, _pairs(cropping, 2, "cropping"), normalize_data_format(data_format),
                      **kwargs)
+
+  def call(self, inputs):
+    self._check_cropping(inputs, "Argument `cropping`")
+    return super().call(inputs)
 
 
 @export("keras.layers.Cropping3D")

@@ -93,6 +93,9 @@ class Dense(Layer):
     self.built = True
 
   def call(self, inputs):
+    if type(inputs) is Tensor and not inputs.dtype.is_floating:
+      # TF casts ints and bools to the compute dtype (strings: Cast's UnimplementedError)
+      inputs = matmul_cast_ops.cast(inputs, self._autocast_dtype or self.dtype)
     if inputs.shape.ndims == 2 and self.use_bias:  # one fused op: one dispatch, one tape entry
       return self.activation(nn_ops.xw_plus_b(inputs, self.kernel, self.bias))
     if inputs.shape.ndims > 2:
