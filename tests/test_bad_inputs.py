@@ -31,46 +31,32 @@ from bad_inputs import cases as bad_cases  # noqa: E402  pylint: disable=wrong-i
 from bad_inputs import harness  # noqa: E402  pylint: disable=wrong-import-position
 
 # The match rate may only go up: raise this as mismatches are fixed.
-MIN_MATCH_RATE = 0.96
+MIN_MATCH_RATE = 0.98
 
 KNOWN_MISMATCHES = {
     # Silent results (TF raises, we return a value)
     # TF 1.15 semantics (our default): Tensors are hashable until tf.enable_tensor_equality();
     # the golden was recorded in TF 2, where they are not.
     'convert.tensor_hash': ('TypeError', 'OK'),
-    'function.numpy_inside': ('AttributeError', 'OK'),
     # We raise where TF returns a value
     # TF 2.21 wraps the depth 2**40 to int32 (0) and returns [2, 0]; we refuse the 8 TB tensor.
     'huge.one_hot_huge_depth': ('OK', 'ResourceExhaustedError'),
-    'nn.zero_fraction_string': ('OK', 'InvalidArgumentError'),
     'tape.output_gradients_wrong_shape': ('OK', 'InvalidArgumentError'),
     'tape.output_gradients_wrong_rank': ('OK', 'InvalidArgumentError'),
     'tape.output_gradients_wrong_count': ('OK', 'ValueError'),
     'function.tape_output_gradients_wrong_shape': ('OK', 'InvalidArgumentError'),
     # Wrong exception type
-    'math.cross_last_dim_not_3': ('FailedPreconditionError', 'InvalidArgumentError'),
-    'math.accumulate_n_mismatched': ('ValueError', 'InvalidArgumentError'),
-    'shape.range_string': ('AssertionError', 'ValueError'),
-    'convert.tensor_index_of_float': ('AttributeError', 'TypeError'),
-    'convert.substr_shape_mismatch': ('InvalidArgumentError', 'ValueError'),
     # TF 1.15's non_max_suppression_padded runs the V4 kernel (InvalidArgumentError, as ours);
     # TF 2.21 reshapes in Python first (ValueError).
     'image.nms_padded_mismatch': ('ValueError', 'InvalidArgumentError'),
-    'image.extract_patches_zero_ksize': ('OutOfRangeError', 'InvalidArgumentError'),
-    'random.set_seed_string': ('TypeError', 'ValueError'),
-    'keras.dense_string_input': ('UnimplementedError', 'InvalidArgumentError'),
-    'keras.conv2d_kernel_larger_than_input': ('ValueError', 'InvalidArgumentError'),
-    'keras.cropping2d_too_much': ('ValueError', 'InvalidArgumentError'),
-    'keras.backend_categorical_crossentropy_mismatch': ('ValueError', 'InvalidArgumentError'),
-    'optimizer.keras_sgd_string_learning_rate': ('ValueError', 'TypeError'),
-    'data.padded_batch_bad_shape': ('ValueError', 'InvalidArgumentError'),
-    'data.padded_batch_bad_rank': ('ValueError', 'InvalidArgumentError'),
+    # TF 2.21 means to raise our TypeError ("The `map_func` argument must return a `Dataset`"),
+    # but formatting it reprs the traced Tensor, which fails (AttributeError '_name').
     'data.interleave_not_dataset': ('AttributeError', 'TypeError'),
     'data.flat_map_not_dataset': ('AttributeError', 'TypeError'),
+    # TF 1.15 converts a None element to a tensor ("None values not supported.", as ours);
+    # TF 2.21 makes it an empty structure, which the dataset op's attribute check refuses.
     'data.from_tensors_none': ('InvalidArgumentError', 'ValueError'),
     'data.map_returns_none': ('InvalidArgumentError', 'ValueError'),
-    'function.input_signature_wrong_shape': ('TypeError', 'ValueError'),
-    'function.input_signature_wrong_dtype': ('TypeError', 'ValueError'),
 }
 
 

@@ -81,8 +81,14 @@ def test_retracing_keys_like_tf_and_input_signature():
   assert float(relaxed(tf.constant([1.0]))) == 1.0
   assert float(relaxed(tf.constant([1.0, 2.0, 3.0]))) == 6.0
   assert relaxed.experimental_get_tracing_count() == 1
-  with pytest.raises(ValueError, match="incompatible with input_signature"):
+  with pytest.raises(TypeError, match=r"Binding inputs to tf.function failed due to `Can not "
+                                      r"cast TensorSpec\(shape=\(2,\), dtype=tf.int32, name=None\) "
+                                      r"to TensorSpec\(shape=\(None,\), dtype=tf.float32"):
     relaxed(tf.constant([1, 2]))
+  with pytest.raises(TypeError, match="failed due to `too many positional arguments`"):
+    relaxed(tf.constant([1.0]), tf.constant([1.0]))
+  with pytest.raises(TypeError, match="failed due to `missing a required argument: 'x'`"):
+    relaxed()
 
 
 def test_excessive_retracing_warns():

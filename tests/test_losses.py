@@ -443,8 +443,11 @@ def test_keras_errors():
   with pytest.raises(tf.errors.InvalidArgumentError,
                      match=r"Incompatible shapes: \[2,3\] vs. \[2,2\] \[Op:SquaredDifference\]"):
     K.mean_squared_error(YT[:, :2], YP)
-  with pytest.raises(tf.errors.InvalidArgumentError, match="must be broadcastable"):
-    K.categorical_crossentropy(OH[:, :2], LG, from_logits=True)
+  for fn in (K.categorical_crossentropy, tf.keras.backend.categorical_crossentropy):
+    for from_logits in (True, False):  # tf-keras checks the shapes first
+      with pytest.raises(ValueError, match=r"Shapes \(2, 2\) and \(2, 3\) are incompatible"):
+        fn(OH[:, :2], LG, from_logits=from_logits)
+  assert K.categorical_crossentropy(OH[:1], LG).shape == (2,)  # broadcasts, as in TF 1.15
   with pytest.raises(ValueError, match="must have the same shape"):
     K.binary_crossentropy(OH[:, :2], LG, from_logits=True)
   with pytest.raises(tf.errors.InvalidArgumentError, match="label value of 3"):

@@ -920,6 +920,7 @@ def test_float64_and_int_paths():
   assert tf.nn.relu(np.array([-1, 2], np.int32)).dtype == tf.int32
   assert tf.nn.leaky_relu(np.array([-1, 2], np.int32)).dtype == tf.float32
   assert tf.nn.zero_fraction(np.array([0., 1.], np.float64)).dtype == tf.float32
+  assert float(tf.nn.zero_fraction(tf.constant(["a", "", "b", ""]))) == 0.5  # TF's zero: ""
   values, indices = tf.nn.top_k(np.array([1., 3., 2.], np.float64), 2)
   assert values.dtype == tf.float64 and indices.dtype == tf.int32
 

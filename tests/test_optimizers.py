@@ -666,6 +666,9 @@ def test_keras_get_errors_and_config():
   assert tf.keras.optimizers.SGD(lr=0.3).get_config()["learning_rate"] == 0.3
   with pytest.raises(TypeError, match="Unexpected keyword argument passed to optimizer: foo"):
     tf.keras.optimizers.SGD(foo=1)
+  sgd = tf.keras.optimizers.SGD(learning_rate="a")  # refused when its variables are made
+  with pytest.raises(ValueError, match="Unknown initializer: 'a'. Please ensure"):
+    sgd.apply_gradients([(tf.ones([2]), tf.Variable(tf.ones([2])))])
 
 
 def test_keras_clipnorm_and_callable_var_list():

@@ -11,6 +11,7 @@ values cannot be compiled: such a function runs eagerly, with one warning.
 """
 import contextlib
 import functools
+import inspect
 import io
 import traceback
 import warnings
@@ -387,7 +388,7 @@ class Function:
     if leaves is None:
       leaves, treedef = jax.tree_util.tree_flatten((args, kwargs), is_leaf=_is_leaf)
     if self._input_signature is not None:
-      _check_signature(self._input_signature, args)
+      _check_signature(self._fn, self._input_signature, args)
       return ("signature", treedef, tuple(_leaf_key(x)[0:1] if _is_tensor_arg(x)
                                           else _leaf_key(x) for x in leaves))
     return (treedef, tuple(_leaf_key(x) for x in leaves))
@@ -495,15 +496,31 @@ def _zeros_for_spec(spec):
   return Tensor(jax.numpy.zeros(shape, spec.dtype.as_numpy_dtype))
 
 
-def _check_signature(signature, args):
+def _check_signature(fn, signature, args):
+  """TF's TypeError for arguments that do not bind to the input signature."""
+  problem = None
+  names = _parameter_names(fn, len(signature))
   if len(args) != len(signature):
-    raise TypeError("The function was called with %d argument(s) but its input_signature "
-                    "has %d." % (len(args), len(signature)))
-  for arg, spec in zip(args, signature):
-    tensor = ops.convert_to_tensor(arg)
-    if tensor.dtype is not spec.dtype or not spec.shape.is_compatible_with(tensor.shape):
-      raise ValueError("Python inputs incompatible with input_signature:\n  inputs: (%s)\n  "
-                       "input_signature: (%s)" % (tensor, spec))
+    problem = ("too many positional arguments" if len(args) > len(signature) else
+               "missing a required argument: %r" % names[len(args)])
+  else:
+    for arg, spec in zip(args, signature):
+      tensor = ops.convert_to_tensor(arg)
+      if tensor.dtype is not spec.dtype or not spec.shape.is_compatible_with(tensor.shape):
+        problem = "Can not cast %s to %s" % (type(spec)(tensor.shape, tensor.dtype), spec)
+        break
+  if problem is not None:
+    raise TypeError("Binding inputs to tf.function failed due to `%s`. Received args: %r and "
+                    "kwargs: {} for signature: (%s)." % (problem, tuple(args), ", ".join(
+                        "%s: %s" % pair for pair in zip(names, signature))))
+
+
+def _parameter_names(fn, count):
+  try:
+    names = list(inspect.signature(fn).parameters)
+  except (TypeError, ValueError):  # a callable without a signature
+    names = []
+  return (names + ["arg%d" % i for i in range(len(names), count)])[:count]
 
 
 @export("function", "contrib.eager.function", "contrib.eager.defun")

@@ -633,9 +633,21 @@ def in_test_phase(x, alt, training=None):
 
 
 # ---- Losses on probabilities or logits ----
+def check_categorical_shapes(target, output):
+  """tf-keras's ValueError for shapes that neither match nor broadcast (TF 1.15's ops refused
+  them too; broadcasting ones still compute, as there)."""
+  a, b = target.shape, output.shape
+  if a.dims is None or b.dims is None or _builtins.all(
+      x is None or y is None or x == y or 1 in (x, y)
+      for x, y in zip(a.as_list()[::-1], b.as_list()[::-1])):
+    return
+  raise ValueError("Shapes %s and %s are incompatible" % (a, b))
+
+
 @export("keras.backend.categorical_crossentropy")
 def categorical_crossentropy(target, output, from_logits=False, axis=-1):
   target, output = _tensor(target), _tensor(output)
+  check_categorical_shapes(target, output)
   if from_logits:
     return nn_ops.softmax_cross_entropy_with_logits_v2(labels=target, logits=output, axis=axis)
   output = output / reduction_ops.reduce_sum(output, axis, True)

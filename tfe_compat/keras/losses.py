@@ -11,6 +11,7 @@ import jax.numpy as jnp
 from tfe_compat.framework import ops
 from tfe_compat.framework.api import export
 from tfe_compat.framework.tensor import Tensor
+from tfe_compat.keras import backend
 from tfe_compat.losses import assert_broadcastable, div_no_nan, no_reassociation, to_tensor
 from tfe_compat.ops import array_ops
 from tfe_compat.ops import grad_rules
@@ -230,6 +231,7 @@ def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=
   """Crossentropy of one-hot `y_true` and probabilities (normalized, then clipped to
   [epsilon, 1 - epsilon]) or logits `y_pred`, over the last axis."""
   y_pred, y_true = to_tensor(y_pred), to_tensor(y_true)
+  backend.check_categorical_shapes(y_true, y_pred)
   if from_logits and y_true._value.shape != y_pred._value.shape:
     nn_ops.softmax_cross_entropy_with_logits_v2(y_true, y_pred)  # raises TF's error
   return _OPS["_categorical_xent"](y_pred, y_true, from_logits=bool(from_logits),

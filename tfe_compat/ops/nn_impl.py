@@ -243,7 +243,10 @@ def _zero_fraction(x):
 @export("nn.zero_fraction", "math.zero_fraction")
 def zero_fraction(value, name=None):
   """The fraction of zeros in `value`, as a float32 scalar."""
-  return _zero_fraction(ops.convert_to_tensor(value))
+  value = ops.convert_to_tensor(value)
+  if value.dtype is dtypes.string:  # TF's zero of a string tensor is the empty string
+    value = ops.convert_to_tensor(np.asarray(value._value != b""))
+  return _zero_fraction(value)
 
 
 # ---- Embeddings ----

@@ -115,6 +115,12 @@ class OptimizerV2(optimizer_base.SlotState):
     for name, value in sorted(self._hyper.items()):
       if isinstance(value, Tensor) or optimizer_base.is_variable(value) or callable(value):
         continue
+      if isinstance(value, str):  # TF's add_weight takes it for the name of an initializer
+        raise ValueError(
+            "Unknown initializer: %r. Please ensure you are using a "
+            "`keras.utils.custom_object_scope` and that this object is included in the scope. "
+            "See https://www.tensorflow.org/guide/keras/save_and_serialize"
+            "#registering_the_custom_object for details." % value)
       self._hyper[name] = variables.ResourceVariable(
           ops.convert_to_tensor(value, dtype=dtypes.float32), name=name, trainable=False)
     self._hypers_created = True
