@@ -921,6 +921,14 @@ def test_float64_and_int_paths():
   assert tf.nn.leaky_relu(np.array([-1, 2], np.int32)).dtype == tf.float32
   assert tf.nn.zero_fraction(np.array([0., 1.], np.float64)).dtype == tf.float32
   assert float(tf.nn.zero_fraction(tf.constant(["a", "", "b", ""]))) == 0.5  # TF's zero: ""
+
+
+def test_activations_refuse_strings_in_tfs_words():
+  for fn, op_name in [(tf.nn.relu, "Relu"), (tf.nn.leaky_relu, "LeakyRelu")]:
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"Value for attr 'T' of string is not in the list of allowed "
+                             r"values: .*float, double.* \[Op:%s\]" % op_name):
+      fn(tf.constant(["a"]))
   values, indices = tf.nn.top_k(np.array([1., 3., 2.], np.float64), 2)
   assert values.dtype == tf.float64 and indices.dtype == tf.int32
 

@@ -25,12 +25,13 @@ from tfe_compat.ops import nn_impl  # noqa: F401  (registers moments, embedding_
 from tfe_compat.ops import value_checks
 from tfe_compat.ops.conv_ops import (_TF_NAMES, _fail, _hashable, _is_concrete, _lookup,
                                      _precise, _require_float, _shape_text)
+from tfe_compat.ops.math_ops import FLOAT, REAL, dtype_message
 
 op = ops.op
 
 
 # ---- Activations ----
-@op(name="Relu")
+@op(name="Relu", describe_error=lambda x: dtype_message(x, REAL))
 def _relu(x):
   return jax.nn.relu(x)
 
@@ -53,7 +54,7 @@ def _selu(x):
   return scale * jnp.where(negative, alpha * jnp.expm1(jnp.where(negative, x, 0)), x)
 
 
-@op(name="LeakyRelu")
+@op(name="LeakyRelu", describe_error=lambda x: dtype_message(x, FLOAT))
 def _leaky_relu(x, *, alpha):
   return jnp.where(x > 0, x, x * jnp.asarray(alpha, x.dtype))
 
