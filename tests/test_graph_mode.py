@@ -490,3 +490,14 @@ def test_host_operations_read_and_write_the_sessions_variables():
       sess.run(v.initializer)
       values, positions = sess.run([unique, index])
       assert values.tolist() == [3.0, 1.0] and positions.tolist() == [0, 1, 0]
+
+
+def test_unknown_rank_is_not_folded(graph):
+  """A placeholder of unknown rank has no static rank to fold: `tf.rank` and what follows
+  from it are computed in the run (they were folded to 0 from a made-up stand-in)."""
+  x = tf.placeholder(tf.float32)
+  rank, shape = tf.rank(x), tf.shape(x)
+  assert rank.op.outputs[0]._const is None
+  with tf.Session() as sess:
+    assert sess.run([rank, tf.size(x)], {x: np.ones((2, 3))}) == [2, 6]
+    np.testing.assert_array_equal(sess.run(shape, {x: np.ones((4, 1, 5))}), [4, 1, 5])

@@ -13,6 +13,7 @@ from tfe_compat.framework import dtypes
 from tfe_compat.framework import graph as graph_lib
 from tfe_compat.framework import graph_build
 from tfe_compat.framework import ops
+from tfe_compat.framework import tensor_shape
 from tfe_compat.framework.api import export
 from tfe_compat.framework.graph import GraphKeys, Operation
 from tfe_compat.framework.tensor import Tensor
@@ -38,6 +39,7 @@ def add_variable(graph, var):
   var._initializer_op = graph_build.record_call(
       _initialize, (var, initial), op_type="Assign", name=var._handle_name + "/Assign")
   var._initializer_op.initializes = var
+  var._initializer_op.node_attrs = {}  # TF's Assign(ref, value)
   collections = var._collections
   if collections is None:
     collections = [GraphKeys.GLOBAL_VARIABLES]
@@ -57,6 +59,7 @@ def initialize_from(var, value):
         _initialize, (var, var._initial_value), op_type="Assign",
         name=var._handle_name + "/Assign")
   var._initializer_op.initializes = var
+  var._initializer_op.node_attrs = {}
 
 
 def _initialize(var, value):
@@ -169,3 +172,20 @@ def assert_variables_initialized(var_list=None):
       return None
     raise AttributeError("Tensor.op is undefined when eager execution is enabled.")
   return no_op(name="Assert")
+
+
+def import_variable(graph, name, op_type, shape, dtype):
+  """The Variable of an imported `VariableV2` / `VarHandleOp` node `name` (graph_import.py):
+  in no collection, without an initializer until an imported assignment is made its own."""
+  from tfe_compat import variables  # pylint: disable=import-outside-toplevel
+  var = variables.ResourceVariable.of_graph_node(name, tensor_shape.as_shape(shape), dtype)
+  var._graph = graph
+  var._variable_op = Operation(graph, op_type, name, kind="variable")
+  var._value = graph_lib._Symbolic(var._variable_op._add_output(var.shape, var.dtype))
+  var._variable_op.variable = var
+  return var
+
+
+def initialized_flag(var):
+  """Whether the run's Session holds a value of `var` (a bool tensor; a host op's function)."""
+  return _initialized([var])[0]

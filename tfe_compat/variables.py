@@ -119,6 +119,18 @@ class ResourceVariable(metaclass=vs.VariableMetaclass):
     if created is not None:
       created(self)
 
+  @classmethod
+  def of_graph_node(cls, name, shape, dtype):
+    """A variable of an imported graph node (graph_variables.import_variable), not trainable
+    until a collection says so."""
+    var = cls.__new__(cls)
+    var._id = next(tensor_lib._uids)  # pylint: disable=protected-access
+    var._value, var._device, var._dtype, var._shape = None, None, dtype, shape
+    var._handle_name, var._trainable, var._constraint, var._collections = name, False, None, []
+    var._synchronization = VariableSynchronization.AUTO
+    var._aggregation = VariableAggregation.NONE
+    return var
+
   # ---- Properties ----
   name = property(lambda self: self._handle_name + ":0")
   dtype = property(lambda self: self._dtype)

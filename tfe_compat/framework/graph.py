@@ -41,6 +41,7 @@ class Operation:
   stateful = False  # looks at the run's state (never folded into constants)
   host = False  # runs Python on concrete values (a run that includes it runs eagerly)
   custom_replay = None  # replay(op, env, scope, counter) for operations that are not calls
+  node_attrs = None  # {name: AttrValue}: TF's attributes, where the NodeDef is TF's own
   args, kwargs = (), {}
 
   def __init__(self, graph, op_type, name, inputs=(), kind="call", fn=None):
@@ -198,6 +199,8 @@ class GraphTensor(Tensor):
     return _default_session(session).run(self, feed_dict)
 
   def numpy(self):
+    if _ctx.graph_env is not None:  # evaluated while recorded, or replayed in a run
+      return Tensor.numpy(self)
     raise NotImplementedError(
         "numpy() is only available when eager execution is enabled: %s is a graph tensor. "
         "Call tf.enable_eager_execution() at program startup (or run the script with "
@@ -264,9 +267,7 @@ def _node_def(op, add_shapes=False):
   from tensorboardX.proto import node_def_pb2  # pylint: disable=import-outside-toplevel
   from tfe_compat.framework import tensor_util  # pylint: disable=import-outside-toplevel
   node = node_def_pb2.NodeDef(name=op.name, op=op.type, device=op.device or "")
-  node.input.extend([t.name if t.value_index else t.op.name for t in op.inputs])
-  node.input.extend(v._variable_op.name for v in op.reads + op.writes
-                    if getattr(v, "_variable_op", None) not in (None, op))
+  node.input.extend(_input_names(op))
   node.input.extend(["^" + c.name for c in op.control_inputs])
   first = op.outputs[0] if op.outputs else None
   if first is not None and first._dtype is not None:
@@ -284,7 +285,30 @@ def _node_def(op, add_shapes=False):
       _shape_proto(tensor._shape, node.attr["_output_shapes"].list.shape.add())
   for name, value in op.attrs.items():
     node.attr[name].s = value
+  if op.node_attrs is not None:  # TF's own attributes (an imported node, a variable's op)
+    for name, value in op.node_attrs.items():
+      node.attr[name].CopyFrom(value)
+  elif op.kind == "call":  # a Python call recorded whole: described, not importable
+    node.attr["_tfe_call"].b = True
   return node
+
+
+def _input_names(op):
+  """The node's data inputs: its call's tensors and variables in argument order, then
+  tensors it captured and variables it reads or writes otherwise."""
+  names = []
+  is_leaf = lambda x: isinstance(x, Tensor) or hasattr(x, "_variable_op")
+  for x in jax.tree_util.tree_leaves((op.args, op.kwargs), is_leaf=is_leaf) + op.inputs + \
+      op.reads + op.writes:
+    if isinstance(x, GraphTensor):
+      name = x.name if x.value_index else x.op.name
+    elif getattr(x, "_variable_op", None) not in (None, op):
+      name = x._variable_op.name
+    else:
+      continue
+    if name not in names:
+      names.append(name)
+  return names
 
 
 # ---- Graphs ----

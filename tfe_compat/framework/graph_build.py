@@ -256,7 +256,7 @@ def record_call(fn, args=(), kwargs=None, op_type=None, name=None, stateful=Fals
     elif other is not None:
       shape = [a if a == b else None for a, b in zip(shape, other[1])]
     const, sentinel = None, None
-    if value is not None and pure:
+    if value is not None and pure and not env.unknown_rank:  # a stand-in's rank is made up
       if other is None or (other[3] is not None and np.array_equal(value, other[3])):
         const = value
       elif other[3] is not None:
@@ -408,15 +408,22 @@ class Builder:
     return graph_lib._Symbolic(op._add_output((2,), dtypes.uint32))
 
   def read(self, var):
-    return record_call(variable_hooks["read"], (var,), op_type="ReadVariableOp")
+    return _as_tf_node(record_call(variable_hooks["read"], (var,), op_type="ReadVariableOp"))
 
   def write(self, var, value):
     if not isinstance(value, graph_lib._Symbolic):
       value = constant(Tensor(value))._value
-    return record_call(variable_hooks["write"], (var, value.tensor), op_type="AssignVariableOp")
+    return _as_tf_node(record_call(variable_hooks["write"], (var, value.tensor),
+                                   op_type="AssignVariableOp"))
 
   def variable_created(self, var):
     variable_hooks["created"](self.graph, var)
+
+
+def _as_tf_node(result):
+  """A variable read or write, whose NodeDef is TF's (its inputs: the variable, the value)."""
+  (result if isinstance(result, Operation) else result.op).node_attrs = {}
+  return result
 
 
 # Set by the variables' modules (above this layer): read(var) -> Tensor, write(var, tensor),

@@ -20,6 +20,7 @@ from tfe_compat.framework import ops
 from tfe_compat.framework.api import export
 from tfe_compat.train import checkpoint as checkpoint_lib
 from tfe_compat.train import checkpoint_io
+from tfe_compat.train import meta_graph
 
 _ctx = context.ctx
 
@@ -132,6 +133,9 @@ class Saver:
       path = save_path
     values = {name: _value(sess, v) for name, v in self._variables.items()}
     checkpoint_io.write(path, values)
+    if write_meta_graph and context.ctx.graph is not None:
+      meta_graph.export_meta_graph("%s.%s" % (path, meta_graph_suffix),
+                                   saver_def=meta_graph.saver_def_of(self))
     if write_state:
       self._record(path, os.path.dirname(save_path), latest_filename)
     return path
@@ -171,6 +175,19 @@ class Saver:
         variable.assign(values[name])
       else:
         _session(sess)._load(variable, values[name])  # pylint: disable=protected-access
+
+  def export_meta_graph(self, filename=None, collection_list=None, as_text=False,
+                        export_scope=None, clear_devices=False, clear_extraneous_savers=False,
+                        strip_default_attrs=False, save_debug_info=False):
+    """The default graph's MetaGraphDef with this Saver's SaverDef (written to `filename`)."""
+    return meta_graph.export_meta_graph(filename, saver_def=self.as_saver_def(),
+                                        collection_list=collection_list, as_text=as_text,
+                                        clear_devices=clear_devices)
+
+  def as_saver_def(self):
+    return meta_graph.saver_def_of(self)
+
+  to_proto = as_saver_def
 
   def recover_last_checkpoints(self, checkpoint_paths):
     """Takes over `checkpoint_paths` (e.g. from `get_checkpoint_state`) for deletion."""

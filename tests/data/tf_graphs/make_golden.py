@@ -1,0 +1,104 @@
+"""Writes this folder's TF 1.x graphs with real TensorFlow: meta graphs with their
+checkpoints (Saver), a frozen inference graph, the inputs and golden values of
+tests/test_graph_import.py.
+
+Run with TensorFlow 2.x and tf-keras (TF 1.x API through tf.compat.v1):
+  TF_USE_LEGACY_KERAS=1 python tests/data/tf_graphs/make_golden.py
+"""
+import json, os, shutil, sys
+import numpy as np
+import tensorflow as tf
+tf1 = tf.compat.v1
+tf1.disable_eager_execution()
+out = "."
+os.chdir(os.path.dirname(os.path.abspath(__file__)))
+for kind in ("linear_ref", "linear_resource", "mlp_adam"):
+  shutil.rmtree(kind, ignore_errors=True)
+golden = {}
+def f(x): return np.asarray(x).tolist()
+
+X, Y = [1., 2., 3., 4.], [0., -1., -2., -3.]
+for kind, resource in (("linear_ref", False), ("linear_resource", True)):
+  with tf.Graph().as_default():
+    W = tf1.Variable([.3], dtype=tf.float32, name="W", use_resource=resource)
+    b = tf1.Variable([-.3], dtype=tf.float32, name="b", use_resource=resource)
+    x = tf1.placeholder(tf.float32, name="x")
+    y = tf1.placeholder(tf.float32, name="y")
+    linear_model = tf.identity(W * x + b, name="linear_model")
+    loss = tf.reduce_sum(tf.square(linear_model - y), name="loss")
+    gs = tf1.train.get_or_create_global_step()
+    train = tf1.train.GradientDescentOptimizer(0.01).minimize(loss, global_step=gs, name="train")
+    tf1.add_to_collection("train_op", train)
+    saver = tf1.train.Saver()
+    with tf1.Session() as sess:
+      sess.run(tf1.global_variables_initializer())
+      for i in range(100):
+        sess.run(train, {x: X, y: Y})
+      saver.save(sess, os.path.join(out, kind, "model"), global_step=gs)
+      g = {"saved": f(sess.run([W, b, loss], {x: X, y: Y})[:2]) + [float(sess.run(loss, {x: X, y: Y}))]}
+      sess.run(train, {x: X, y: Y})
+      g["after_step"] = [f(v) for v in sess.run([W, b])] + [int(sess.run(gs))]
+      golden[kind] = g
+    golden[kind]["ops"] = sorted({n.op for n in tf1.get_default_graph().as_graph_def().node})
+
+# MNIST for beginners / softmax regression + a hidden layer, Adam
+rng = np.random.default_rng(0)
+images = rng.random((16, 64)).astype(np.float32)
+labels = rng.integers(0, 10, 16).astype(np.int64)
+with tf.Graph().as_default():
+  tf1.set_random_seed(3)
+  x = tf1.placeholder(tf.float32, [None, 64], name="images")
+  y_ = tf1.placeholder(tf.int64, [None], name="labels")
+  hidden = tf1.layers.dense(x, 32, activation=tf.nn.relu, name="hidden")
+  logits = tf1.layers.dense(hidden, 10, name="logits")
+  loss = tf1.losses.sparse_softmax_cross_entropy(labels=y_, logits=logits)
+  probs = tf.nn.softmax(logits, name="probabilities")
+  correct = tf.equal(tf.argmax(logits, 1), y_)
+  accuracy = tf.reduce_mean(tf.cast(correct, tf.float32), name="accuracy")
+  train = tf1.train.AdamOptimizer(1e-3).minimize(loss, name="train")
+  tf1.add_to_collection("train_op", train)
+  tf1.add_to_collection("inputs", x); tf1.add_to_collection("inputs", y_)
+  saver = tf1.train.Saver(max_to_keep=2)
+  with tf1.Session() as sess:
+    sess.run(tf1.global_variables_initializer())
+    for _ in range(5):
+      sess.run(train, {x: images, y_: labels})
+    saver.save(sess, os.path.join(out, "mlp_adam", "model"))
+    feed = {x: images, y_: labels}
+    g = {"probs": f(sess.run(probs, feed)[:2]), "accuracy": float(sess.run(accuracy, feed)),
+         "loss": float(sess.run(loss, feed))}
+    for _ in range(3):
+      sess.run(train, feed)
+    g["loss_after_3"] = float(sess.run(loss, feed))
+    golden["mlp_adam"] = g
+  golden["mlp_adam"]["ops"] = sorted({n.op for n in tf1.get_default_graph().as_graph_def().node})
+np.save(os.path.join(out, "mlp_inputs.npy"), images)
+np.save(os.path.join(out, "mlp_labels.npy"), labels)
+
+# a frozen CNN (inference graph, constants), as convert_variables_to_constants writes it
+with tf.Graph().as_default():
+  tf1.set_random_seed(4)
+  x = tf1.placeholder(tf.float32, [None, 28, 28, 1], name="input")
+  net = tf1.layers.conv2d(x, 8, 5, padding="same", activation=tf.nn.relu)
+  net = tf1.layers.max_pooling2d(net, 2, 2)
+  net = tf1.layers.conv2d(net, 16, 3, padding="valid", activation=tf.nn.relu)
+  net = tf.nn.avg_pool(net, [1, 2, 2, 1], [1, 2, 2, 1], "SAME")
+  net = tf1.layers.batch_normalization(net, training=False)
+  net = tf.reshape(net, [-1, 6 * 6 * 16])
+  logits = tf1.layers.dense(net, 10)
+  out_t = tf.nn.softmax(logits, name="output")
+  top = tf.nn.top_k(out_t, 3, name="top")
+  with tf1.Session() as sess:
+    sess.run(tf1.global_variables_initializer())
+    frozen = tf1.graph_util.convert_variables_to_constants(
+        sess, sess.graph.as_graph_def(), ["output", "top"])
+    digits = rng.random((2, 28, 28, 1)).astype(np.float32)
+    golden["frozen_cnn"] = {"output": f(sess.run(out_t, {x: digits})),
+                            "top_indices": f(sess.run(top.indices, {x: digits}))}
+  with open(os.path.join(out, "frozen_cnn.pb"), "wb") as fh:
+    fh.write(frozen.SerializeToString())
+  golden["frozen_cnn"]["ops"] = sorted({n.op for n in frozen.node})
+np.save(os.path.join(out, "cnn_inputs.npy"), digits)
+with open(os.path.join(out, "golden.json"), "w") as fh:
+  json.dump(golden, fh, indent=1)
+for k, v in golden.items(): print(k, v["ops"])

@@ -1,0 +1,166 @@
+"""tf.import_graph_def and tf.train.import_meta_graph on graphs that TensorFlow wrote.
+
+tests/data/tf_graphs holds TF 2.21's `compat.v1` programs (make_golden.py): the getting-started
+linear fit with reference and with resource variables (meta graph + checkpoint, a global
+step), an MLP trained with Adam, and a frozen CNN; golden.json holds TensorFlow's values.
+"""
+import json
+import os
+
+import numpy as np
+import pytest
+
+import tfe_compat as tf
+
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "tf_graphs")
+with open(os.path.join(DATA, "golden.json")) as _f:
+  GOLDEN = json.load(_f)
+X, Y = [1., 2., 3., 4.], [0., -1., -2., -3.]
+
+
+def _frozen_cnn():
+  graph_def = tf.GraphDef()
+  with open(os.path.join(DATA, "frozen_cnn.pb"), "rb") as f:
+    graph_def.ParseFromString(f.read())
+  return graph_def
+
+
+def test_frozen_graph_runs_with_tensorflows_values():
+  digits = np.load(os.path.join(DATA, "cnn_inputs.npy"))
+  with tf.Graph().as_default() as graph:
+    output, top = tf.import_graph_def(_frozen_cnn(), return_elements=["output:0", "top:1"])
+    assert output.name == "import/output:0" and top.dtype == tf.int32
+    assert output.shape.as_list() == [None, 10]
+    assert graph.get_operation_by_name("import/conv2d/Conv2D").type == "Conv2D"
+    with tf.Session() as sess:
+      probs, indices = sess.run([output, top], {"import/input:0": digits})
+  np.testing.assert_allclose(probs, GOLDEN["frozen_cnn"]["output"], atol=1e-6)
+  np.testing.assert_array_equal(indices, GOLDEN["frozen_cnn"]["top_indices"])
+
+
+def test_import_names_input_map_and_errors():
+  digits = np.load(os.path.join(DATA, "cnn_inputs.npy"))
+  with tf.Graph().as_default() as graph:
+    images = tf.placeholder(tf.float32, [2, 28, 28, 1], name="images")
+    output, = tf.import_graph_def(_frozen_cnn(), input_map={"input": images},
+                                  return_elements=["output:0"], name="cnn")
+    again, = tf.import_graph_def(_frozen_cnn(), return_elements=["output"], name="cnn")
+    assert output.name == "cnn/output:0" and again.name == "cnn_1/output"
+    assert output.shape.as_list() == [2, 10]
+    plain = tf.import_graph_def(_frozen_cnn(), name="")
+    assert plain is None and graph.get_tensor_by_name("output:0").op.type == "Softmax"
+    with tf.Session() as sess:
+      np.testing.assert_allclose(sess.run(output, {images: digits}),
+                                 GOLDEN["frozen_cnn"]["output"], atol=1e-6)
+    with pytest.raises(ValueError, match="Duplicate node name in graph: 'input'"):
+      tf.import_graph_def(_frozen_cnn(), name="")
+    with pytest.raises(ValueError, match="not found in graph_def: \\[nothing:0\\]"):
+      tf.import_graph_def(_frozen_cnn(), input_map={"nothing:0": images})
+    with pytest.raises(TypeError, match="graph_def must be a GraphDef proto"):
+      tf.import_graph_def("not a graph")
+    unknown = tf.GraphDef()
+    unknown.node.add(name="loop/Enter", op="Enter")
+    with pytest.raises(ValueError, match="op types that tfe_compat cannot import: Enter"):
+      tf.import_graph_def(unknown)
+
+
+@pytest.mark.parametrize("kind", ["linear_ref", "linear_resource"])
+def test_meta_graph_restores_and_trains_as_tensorflow(kind):
+  golden = GOLDEN[kind]
+  with tf.Graph().as_default() as graph:
+    saver = tf.train.import_meta_graph(os.path.join(DATA, kind, "model-100.meta"))
+    x, y = graph.get_tensor_by_name("x:0"), graph.get_tensor_by_name("y:0")
+    loss = graph.get_tensor_by_name("loss:0")
+    train = tf.get_collection("train_op")[0]
+    w, b = tf.trainable_variables()
+    assert [w.name, b.name] == ["W:0", "b:0"] and w.shape.as_list() == [1]
+    assert [v.name for v in tf.global_variables()] == ["W:0", "b:0", "global_step:0"]
+    with tf.Session() as sess:
+      saver.restore(sess, tf.train.latest_checkpoint(os.path.join(DATA, kind)))
+      values = sess.run([w, b, loss], {x: X, y: Y})
+      np.testing.assert_allclose(values[:2], golden["saved"][:2], rtol=1e-6)
+      np.testing.assert_allclose(values[2], golden["saved"][2], rtol=1e-5)
+      assert values[2].shape == ()  # the sum over every axis of an unknown-rank input
+      sess.run(train, {x: X, y: Y})
+      w_value, b_value, step = sess.run([w, b, tf.train.get_global_step()])
+      np.testing.assert_allclose([w_value, b_value], golden["after_step"][:2], rtol=1e-6)
+      assert step == golden["after_step"][2] == 101
+    with tf.Session() as sess:  # the imported initializers
+      sess.run(tf.global_variables_initializer())
+      np.testing.assert_allclose(sess.run([w, b]), [[.3], [-.3]])
+      assert sess.run(tf.train.get_global_step()) == 0
+
+
+def test_meta_graph_with_adam_and_layers():
+  golden = GOLDEN["mlp_adam"]
+  images = np.load(os.path.join(DATA, "mlp_inputs.npy"))
+  labels = np.load(os.path.join(DATA, "mlp_labels.npy"))
+  with tf.Graph().as_default() as graph:
+    saver = tf.train.import_meta_graph(os.path.join(DATA, "mlp_adam", "model.meta"))
+    x, y = tf.get_collection("inputs")
+    probs = graph.get_tensor_by_name("probabilities:0")
+    accuracy = graph.get_tensor_by_name("accuracy:0")
+    loss, = tf.get_collection(tf.GraphKeys.LOSSES)
+    train = tf.get_collection("train_op")[0]
+    assert [v.name for v in tf.trainable_variables()] == [
+        "hidden/kernel:0", "hidden/bias:0", "logits/kernel:0", "logits/bias:0"]
+    feed = {x: images, y: labels}
+    with tf.Session() as sess:
+      saver.restore(sess, os.path.join(DATA, "mlp_adam", "model"))
+      p, a, l = sess.run([probs, accuracy, loss], feed)
+      np.testing.assert_allclose(p[:2], golden["probs"], atol=1e-6)
+      assert a == pytest.approx(golden["accuracy"]) and l == pytest.approx(golden["loss"])
+      for _ in range(3):
+        sess.run(train, feed)
+      assert sess.run(loss, feed) == pytest.approx(golden["loss_after_3"], rel=1e-5)
+
+
+def test_meta_graph_file_errors(tmp_path):
+  with tf.Graph().as_default():
+    with pytest.raises(IOError, match="does not exist"):
+      tf.train.import_meta_graph(str(tmp_path / "missing.meta"))
+
+
+def test_saver_writes_meta_graphs(tmp_path):
+  """tfe_compat's Saver writes `<checkpoint>.meta` (TF's MetaGraphDef: the graph as TensorBoard
+  shows it, the collections, the SaverDef). Its variables, placeholders and constants import
+  again; calls it recorded whole are refused by name, never rebuilt wrong."""
+  with tf.Graph().as_default():
+    x = tf.placeholder(tf.float32, [None, 2], name="x")
+    w = tf.Variable([[1.], [2.]], name="w")
+    tf.train.get_or_create_global_step()
+    read = tf.identity(w.read_value(), name="read")
+    tf.add_to_collection("inputs", x)
+    saver = tf.train.Saver(max_to_keep=3)
+    with tf.Session() as sess:
+      sess.run(tf.global_variables_initializer())
+      w.load([[3.], [4.]], sess)
+      path = saver.save(sess, str(tmp_path / "model"), global_step=7)
+    meta = tf.train.export_meta_graph()
+    assert not meta.HasField("saver_def")
+    assert read.op.node_def.attr["_tfe_call"].b
+  assert path.endswith("model-7")
+  written = tf.MetaGraphDef()
+  with open(path + ".meta", "rb") as f:
+    written.ParseFromString(f.read())
+  assert written.saver_def.max_to_keep == 3
+  assert written.saver_def.version == tf.train.SaverDef.V2
+  assert written.meta_info_def.tensorflow_version == tf.VERSION
+  assert sorted(written.collection_def) == ["global_step", "inputs", "trainable_variables",
+                                            "variables"]
+  with tf.Graph().as_default() as graph:
+    with pytest.raises(ValueError, match=r"written by tfe_compat.*read \(Identity\)"):
+      tf.train.import_meta_graph(path + ".meta")
+  del meta.graph_def.node[[n.name for n in meta.graph_def.node].index("read")]
+  with tf.Graph().as_default() as graph:
+    saver = tf.train.import_meta_graph(meta)
+    assert [v.name for v in tf.global_variables()] == ["w:0", "global_step:0"]
+    assert [v.name for v in tf.trainable_variables()] == ["w:0"]
+    assert tf.get_collection("inputs")[0].shape.as_list() == [None, 2]
+    assert tf.train.get_global_step() is graph.get_collection("global_step")[0]
+    with tf.Session() as sess:
+      saver.restore(sess, path)
+      np.testing.assert_allclose(sess.run("w:0"), [[3.], [4.]])
+      assert sess.run(tf.train.get_global_step()) == 0
+      sess.run(tf.global_variables_initializer())
+      np.testing.assert_allclose(sess.run("w:0"), [[1.], [2.]])
