@@ -16,6 +16,7 @@ from tfe_compat.framework.api import export
 from tfe_compat.framework.ops import op
 from tfe_compat.keras.layers import recurrent_cells
 from tfe_compat.ops import array_ops
+from tfe_compat.ops import fast_matmul
 from tfe_compat.ops import init_ops
 from tfe_compat.ops import nn_ops
 
@@ -141,7 +142,7 @@ def _layer_norm(x, gamma, beta):
 def _ln_lstm_step(x, c, h, kernel, *rest, forget_bias, act, layer_norm, dropout):
   """`rest`: the bias, or (gamma, beta) per `_LN_SCOPES`; then a dropout mask if any."""
   activation = recurrent_cells.jax_activation(act)
-  z = jnp.matmul(jnp.concatenate([x, h], 1), kernel)
+  z = fast_matmul.matmul(jnp.concatenate([x, h], 1), kernel)
   if not layer_norm:
     z = z + rest[0]
   gates = jnp.split(z, 4, axis=1)

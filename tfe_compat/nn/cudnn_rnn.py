@@ -16,6 +16,7 @@ from tfe_compat.framework.api import export
 from tfe_compat.framework.ops import op
 from tfe_compat.keras.engine.base_layer import Layer
 from tfe_compat.ops import array_ops
+from tfe_compat.ops import fast_matmul
 from tfe_compat.ops import init_ops
 
 CUDNN_RNN_UNIDIRECTION = "unidirectional"
@@ -59,12 +60,12 @@ def _unpack(params, num_layers, dirs, units, input_size):
 
 def _lstm_direction(xs, h, c, kernel, recurrent, bias, mask):
   """Runs one direction over time-major xs; masked steps output 0 and keep the state."""
-  xp = jnp.matmul(xs, kernel) + bias
+  xp = fast_matmul.matmul(xs, kernel) + bias
 
   def body(carry, inp):
     h, c = carry
     x_t, m_t = inp
-    i, f, g, o = jnp.split(x_t + jnp.matmul(h, recurrent), 4, axis=-1)
+    i, f, g, o = jnp.split(x_t + fast_matmul.matmul(h, recurrent), 4, axis=-1)
     c_new = jax.nn.sigmoid(f) * c + jax.nn.sigmoid(i) * jnp.tanh(g)
     h_new = jax.nn.sigmoid(o) * jnp.tanh(c_new)
     if m_t is not None:

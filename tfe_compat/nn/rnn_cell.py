@@ -22,6 +22,7 @@ from tfe_compat.keras.engine.base_layer import to_snake_case
 from tfe_compat.layers import Layer
 from tfe_compat.keras.layers import recurrent_cells
 from tfe_compat.ops import array_ops
+from tfe_compat.ops import fast_matmul
 from tfe_compat.ops import init_ops
 from tfe_compat.ops import matmul_cast_ops
 from tfe_compat.ops import nn_ops
@@ -108,7 +109,7 @@ def _activation(activation):
 @op(name="BasicRNNCell")
 def _basic_rnn_step(x, h, kernel, bias, *, act):
   return recurrent_cells.jax_activation(act)(
-      jnp.matmul(jnp.concatenate([x, h], 1), kernel) + bias)
+      fast_matmul.matmul(jnp.concatenate([x, h], 1), kernel) + bias)
 
 
 @op(name="BasicLSTMCell")
@@ -116,7 +117,7 @@ def _lstm_step(x, c, h, kernel, bias, *extra, forget_bias, act, peepholes, cell_
                projection, proj_clip):
   """TF1 LSTM step; `extra` = peephole weights (f, i, o) then the projection kernel."""
   activation = recurrent_cells.jax_activation(act)
-  z = jnp.matmul(jnp.concatenate([x, h], 1), kernel) + bias
+  z = fast_matmul.matmul(jnp.concatenate([x, h], 1), kernel) + bias
   i, j, f, o = jnp.split(z, 4, axis=1)
   fb = jnp.asarray(forget_bias, z.dtype)
   if peepholes:
@@ -130,7 +131,7 @@ def _lstm_step(x, c, h, kernel, bias, *extra, forget_bias, act, peepholes, cell_
   o = o + extra[2] * c_new if peepholes else o
   m = jax.nn.sigmoid(o) * activation(c_new)
   if projection:
-    m = jnp.matmul(m, extra[-1])
+    m = fast_matmul.matmul(m, extra[-1])
     if proj_clip is not None:
       m = jnp.clip(m, -proj_clip, proj_clip)
   return m, c_new
@@ -138,10 +139,10 @@ def _lstm_step(x, c, h, kernel, bias, *extra, forget_bias, act, peepholes, cell_
 
 @op(name="GRUCell")
 def _gru_step(x, h, gate_kernel, gate_bias, cand_kernel, cand_bias, *, act):
-  gates = jax.nn.sigmoid(jnp.matmul(jnp.concatenate([x, h], 1), gate_kernel) + gate_bias)
+  gates = jax.nn.sigmoid(fast_matmul.matmul(jnp.concatenate([x, h], 1), gate_kernel) + gate_bias)
   r, u = jnp.split(gates, 2, axis=1)
   cand = recurrent_cells.jax_activation(act)(
-      jnp.matmul(jnp.concatenate([x, r * h], 1), cand_kernel) + cand_bias)
+      fast_matmul.matmul(jnp.concatenate([x, r * h], 1), cand_kernel) + cand_bias)
   return u * h + (1 - u) * cand
 
 

@@ -13,6 +13,7 @@ from tfe_compat.framework.api import export
 from tfe_compat.framework.ops import convert_matching, convert_to_tensor, op
 from tfe_compat.framework.tensor import Tensor
 from tfe_compat.ops import array_ops
+from tfe_compat.ops import fast_matmul
 from tfe_compat.ops.math_ops import (COMPLEX, FLOAT, REAL, check_dtype, input_error, np_set,
                                      require, static_ints, tf_type_name)
 
@@ -239,7 +240,7 @@ def _matmul(a, b, *, transpose_a=False, transpose_b=False, adjoint_a=False, adjo
     a = jnp.swapaxes(jnp.conj(a) if adjoint_a else a, -1, -2)
   if transpose_b or adjoint_b:
     b = jnp.swapaxes(jnp.conj(b) if adjoint_b else b, -1, -2)
-  return jnp.matmul(a, b)
+  return fast_matmul.matmul(a, b)
 
 
 @export("linalg.matmul", "matmul")

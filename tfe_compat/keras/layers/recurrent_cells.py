@@ -24,6 +24,7 @@ from tfe_compat.keras import initializers
 from tfe_compat.keras import regularizers
 from tfe_compat.keras.engine.base_layer import Layer
 from tfe_compat.ops import array_ops
+from tfe_compat.ops import fast_matmul
 from tfe_compat.ops import init_ops
 
 
@@ -109,9 +110,9 @@ def _unpack(params, arrays):
 def _gates(x, kernel, masks, n):
   """x @ kernel, each of the n gate blocks seeing x times its own dropout mask."""
   if masks is None:
-    return jnp.matmul(x, kernel)
+    return fast_matmul.matmul(x, kernel)
   u = kernel.shape[-1] // n
-  return jnp.concatenate([jnp.matmul(x * masks[k], kernel[:, k * u:(k + 1) * u])
+  return jnp.concatenate([fast_matmul.matmul(x * masks[k], kernel[:, k * u:(k + 1) * u])
                           for k in range(n)], axis=-1)
 
 
@@ -162,9 +163,9 @@ def step(spec, xp, states, arrays):
   else:
     m = (None,) * 3 if rdp is None else (rdp[0], rdp[1], rdp[2])
     h_z, h_r, h_h = [h if mk is None else h * mk for mk in m]
-    z = ract(x_z + jnp.matmul(h_z, recurrent[:, :units]))
-    r = ract(x_r + jnp.matmul(h_r, recurrent[:, units:2 * units]))
-    hh = act(x_h + jnp.matmul(r * h_h, recurrent[:, 2 * units:]))
+    z = ract(x_z + fast_matmul.matmul(h_z, recurrent[:, :units]))
+    r = ract(x_r + fast_matmul.matmul(h_r, recurrent[:, units:2 * units]))
+    hh = act(x_h + fast_matmul.matmul(r * h_h, recurrent[:, 2 * units:]))
   h = z * states[0] + (1 - z) * hh
   return h, (h,)
 
