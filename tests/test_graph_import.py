@@ -164,3 +164,15 @@ def test_saver_writes_meta_graphs(tmp_path):
       assert sess.run(tf.train.get_global_step()) == 0
       sess.run(tf.global_variables_initializer())
       np.testing.assert_allclose(sess.run("w:0"), [[1.], [2.]])
+
+
+def test_meta_graph_into_a_scope_with_cleared_devices():
+  with tf.Graph().as_default() as graph:
+    saver = tf.train.import_meta_graph(os.path.join(DATA, "linear_ref", "model-100.meta"),
+                                       import_scope="model", clear_devices=True)
+    assert [v.name for v in tf.trainable_variables()] == ["model/W:0", "model/b:0"]
+    loss = graph.get_tensor_by_name("model/loss:0")
+    feed = {"model/x:0": X, "model/y:0": Y}
+    with tf.Session() as sess:
+      saver.restore(sess, os.path.join(DATA, "linear_ref", "model-100"))  # names without scope
+      assert sess.run(loss, feed) == pytest.approx(GOLDEN["linear_ref"]["saved"][2], rel=1e-5)
