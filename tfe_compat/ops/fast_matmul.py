@@ -13,9 +13,14 @@ import jax.numpy as jnp
 from jax import lax
 
 
+# Products smaller than this (multiply-adds) gain nothing from the copies.
+_MIN_PRODUCT = 1 << 18
+
+
 def matmul(a, b):
-  """`jnp.matmul(a, b)`; for two matrices, with the derivative described above."""
-  if a.ndim == 2 and b.ndim == 2 and jnp.issubdtype(a.dtype, jnp.floating):
+  """`jnp.matmul(a, b)`; for two large enough matrices, with the derivative described above."""
+  if a.ndim == 2 and b.ndim == 2 and jnp.issubdtype(a.dtype, jnp.floating) and \
+      a.shape[0] * a.shape[1] * b.shape[1] >= _MIN_PRODUCT:
     return _matrix_product(a, b)
   return jnp.matmul(a, b)
 
@@ -35,4 +40,8 @@ def _matrix_product_jvp(primals, tangents):
   da, db = tangents
   a_t, b_t = lax.platform_dependent(a, b, cpu=_copied_transposes,
                                     default=lambda a, b: (a.T, b.T))
-  return jnp.matmul(a, b), jnp.matmul(da, b_t.T) + jnp.matmul(a_t.T, db)
+  # da @ b and a @ db, written on the copies so that their transposes (the gradients
+  # g @ b_t and a_t @ g) contract the copies' last dimension, compiled or run op by op
+  tangent = lax.dot_general(da, b_t, (((1,), (1,)), ((), ()))) + \
+      lax.dot_general(a_t, db, (((0,), (0,)), ((), ())))
+  return jnp.matmul(a, b), tangent
