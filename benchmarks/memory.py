@@ -3,13 +3,12 @@
 Run: python benchmarks/memory.py [N]   (default N = 3000; each workload in a fresh process)
 Target (issue 16): RSS after N distinct shapes of a 5-op step, and after N distinct
 `leaky_relu` alphas, stays under 1 GB and flat once the program caches fill (each program
-costs ~1 MB on the CPU; TFE_PROGRAM_CACHE_SIZE, default 384, bounds how many are kept;
-float attributes are traced, so a new alpha compiles nothing).
+costs ~1.4 MB on the CPU; TFE_PROGRAM_CACHE_SIZE, default 384, bounds how many are kept, see
+tfe_compat/framework/program_cache.py; float attributes are traced, so a new alpha compiles
+nothing). Prints RSS and peak RSS every N/6 steps, then one verdict line per workload.
 """
-import os
 import subprocess
 import sys
-import time
 
 WORKLOAD = r"""
 import os, sys, time
