@@ -4,9 +4,9 @@
 orders those operations by creation (TF's data and control dependencies point backwards)
 and builds a pure function `(variable values, feeds, run counter) -> (fetched values, new
 variable values)` that replays the recorded calls (`graph_build.replay`). The function is
-jitted and cached by the run signature (fetches, targets, fed tensors; JAX caches per feed
-shape and dtype), so a training loop compiles once and dispatches one XLA computation per
-`run`. Each Session holds its own variable values. A run that cannot be compiled (string
+jitted and cached by the run signature (fetches, targets, fed tensors; a `program_cache.LRU`;
+JAX caches per feed shape and dtype), so a training loop compiles once and dispatches one
+XLA computation per `run`. Each Session holds its own variable values. A run that cannot be compiled (string
 tensors, shapes that depend on values) replays the same calls eagerly.
 """
 import collections
@@ -23,6 +23,7 @@ from tfe_compat.framework import dtypes
 from tfe_compat.framework import errors
 from tfe_compat.framework import graph as graph_lib
 from tfe_compat.framework import graph_build
+from tfe_compat.framework import program_cache
 from tfe_compat.framework.api import export
 from tfe_compat.framework.graph import GraphTensor, Operation
 from tfe_compat.framework.tensor import Tensor
@@ -387,7 +388,7 @@ class Session:
     self._config = config
     self._values = {}  # variable _id -> array
     self._iterators = {}  # iterator handle -> (element iterator, values it was built with)
-    self._plans = {}
+    self._plans = program_cache.LRU()  # run signature -> _Plan
     self._runs = 0
     self._closed = False
     self._entered = []

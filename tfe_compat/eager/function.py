@@ -7,7 +7,9 @@ there, and the call's result is the eager result). The function is then traced w
 values of the written variables)`: reads return traced values, writes are buffered, random
 ops draw from the traced key. Every later call with that signature runs the compiled
 computation and writes the new variable values back at once. Python control flow on tensor
-values cannot be compiled: such a function runs eagerly, with one warning.
+values cannot be compiled: such a function runs eagerly, with one warning. At most
+`program_cache.SIZE` signatures are kept (least recently used dropped; one dropped is traced
+again when called again, and counts as a retrace).
 """
 import contextlib
 import functools
@@ -27,6 +29,7 @@ from tfe_compat.framework import errors
 from tfe_compat.framework import graph as graph_lib
 from tfe_compat.framework import graph_build
 from tfe_compat.framework import ops
+from tfe_compat.framework import program_cache
 from tfe_compat.framework.api import export
 from tfe_compat.framework.tensor import Tensor
 from tfe_compat.ops import logging_ops
@@ -359,8 +362,8 @@ class Function:
     self._fn = python_function
     self._name = name or getattr(python_function, "__name__", "function")
     self._input_signature = input_signature
-    self._concrete = {}
-    self._fast = {}  # (shape, dtype) of each positional Tensor argument -> ConcreteFunction
+    self._concrete = program_cache.LRU()  # signature key -> ConcreteFunction
+    self._fast = program_cache.LRU()  # (shape, dtype) of each positional Tensor -> one of them
     self._traces = 0
     self._bound = weakref.WeakKeyDictionary()
     functools.update_wrapper(self, python_function)
@@ -441,6 +444,8 @@ class Function:
     _check_outputs(result, self._fn)
     discovery.random = context.rng_draws != draws
     leaves, treedef = jax.tree_util.tree_flatten((args, kwargs), is_leaf=_is_leaf)
+    if len(self._concrete) >= program_cache.SIZE:
+      self._fast.clear()  # it may point to the trace that this one evicts
     self._concrete[key] = ConcreteFunction(self._fn, leaves, treedef, result, discovery,
                                            self._name, self._warn)
     return result

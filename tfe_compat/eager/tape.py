@@ -6,13 +6,12 @@ targets, numbers every value (sources, then constants, then op outputs) and diff
 that *program*: from the values each op saw when it ran (each op's VJP at its recorded
 inputs, in reverse; no forward computation runs again), or, while an outer tape records
 the gradient for a higher order, by replaying it from the sources under `jax.vjp`.
-Programs are cached by structure (LRU): a small one's first sighting runs uncompiled, later
+Programs are cached by structure (`program_cache.LRU`): a small one's first sighting runs uncompiled, later
 ones (and big ones at once) run a jitted pullback, so a training loop compiles its
 backward pass once. Which sources the targets really depend on comes from dead-code
 elimination of the program's jaxpr, so an identically-zero derivative is `None`, as in TF.
 An inner `gradient()` seen by an outer tape is recorded there as one op, giving higher orders.
 """
-import collections
 import contextlib
 import enum
 import functools
@@ -28,6 +27,7 @@ from tfe_compat.framework import context
 from tfe_compat.framework import errors
 from tfe_compat.framework import graph as graph_lib
 from tfe_compat.framework import ops
+from tfe_compat.framework import program_cache
 from tfe_compat.ops import gradients_impl
 from tfe_compat.framework.api import export
 from tfe_compat.framework.tensor import Tensor
@@ -174,9 +174,8 @@ class _Compiled:
     self.used, self.runs, self.pullback, self.compile_now = used, 0, None, loops
 
 
-_CACHE_SIZE = 256
 _COMPILE_AT_ONCE = 24  # primitives in a program that compiles on first sight
-_cache = collections.OrderedDict()  # (program, target slots, n constants, batched) -> _Compiled
+_cache = program_cache.LRU()  # (program, target slots, n constants, batched) -> _Compiled
 
 
 def _lookup(program, target_slots, sources, constants, batched, recorded=None):
@@ -190,10 +189,6 @@ def _lookup(program, target_slots, sources, constants, batched, recorded=None):
     return used, _pullback_for((program, target_slots, used, batched), recorded)
   if hit is None:
     hit = _cache[key] = _Compiled(*_used_sources(program, target_slots, sources, constants))
-    if len(_cache) > _CACHE_SIZE:
-      _cache.popitem(last=False)
-  else:
-    _cache.move_to_end(key)
   hit.runs += 1
   structure = (program, target_slots, hit.used, batched)
   if hit.runs < 2 and not hit.compile_now:

@@ -7,15 +7,15 @@ of a script skip those compilations). `TFE_COMPILATION_CACHE` names the cache di
 import at most once a day) or is `0` to turn it off; a cache set up through JAX's own configuration is
 left as it is.
 
-Compiled programs held in memory are bounded too (each costs ~1 MB resident on the CPU, and
-eager ops compile one per new input shape): after `TFE_PROGRAM_CACHE_SIZE` compilations
-(default 384) every in-memory program cache is cleared (`jax.clear_caches()`); programs in
-use are compiled again, from the disk cache when it holds them.
+Compiled programs held in memory are bounded too (`program_cache.py`: at most
+`TFE_PROGRAM_CACHE_SIZE`, default 384, in each cache, least recently used dropped first).
 """
 import os
 import time
 
 import jax
+
+from tfe_compat.framework import program_cache  # noqa: F401  (bounds program memory)
 
 jax.config.update("jax_enable_x64", True)  # int64/float64 are real; ops pass explicit dtypes
 
@@ -66,21 +66,3 @@ def _trim(path, limit, every=86400):
 
 
 _persistent_compilation_cache()
-
-
-_compiled_since_clear = [0]
-
-
-def _bound_program_caches(event, duration, **kwargs):
-  """JAX's compile listener: clears the in-memory program caches every N compilations."""
-  del duration, kwargs
-  if event != "/jax/core/compile/backend_compile_duration":
-    return
-  _compiled_since_clear[0] += 1
-  if _compiled_since_clear[0] >= _PROGRAM_CACHE_SIZE:
-    _compiled_since_clear[0] = 0
-    jax.clear_caches()
-
-
-_PROGRAM_CACHE_SIZE = int(os.environ.get("TFE_PROGRAM_CACHE_SIZE", "384"))
-jax.monitoring.register_event_duration_secs_listener(_bound_program_caches)

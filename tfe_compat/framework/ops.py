@@ -2,8 +2,8 @@
 
 An op implementation is a pure function of arrays: positional parameters are tensors,
 keyword parameters are static (hashable) attributes. `@op` turns it into a function of
-Tensors that runs the implementation jitted (one jit per static attributes, cached by JAX
-per shape and dtype),
+Tensors that runs the implementation jitted (one jit per static attributes, at most
+`program_cache.SIZE` kept, least recently used dropped; JAX compiles it per shape and dtype),
 wraps the outputs, and records on active GradientTapes only when one is active.
 """
 import functools
@@ -19,6 +19,7 @@ from tfe_compat.framework import context
 from tfe_compat.framework import device as device_lib
 from tfe_compat.framework import dtypes
 from tfe_compat.framework import errors
+from tfe_compat.framework import program_cache
 from tfe_compat.framework import tensor_shape
 from tfe_compat.framework.api import export
 from tfe_compat.framework.tensor import QuantizedTensor, Tensor
@@ -107,7 +108,8 @@ def op(impl=None, *, name=None, jit=True, describe_error=None, differentiable=Tr
                              differentiable=differentiable)
   op_name = name or "".join(w.capitalize() for w in impl.__name__.strip("_").split("_"))
   OP_NAMES.add(op_name)
-  compiled = {}  # static attributes -> jitted impl; cheaper than jit's static_argnames
+  compiled = program_cache.LRU()  # static attributes -> jitted impl (cheaper than
+  # jit's static_argnames)
   floats_static = []  # set once the impl needed a float attribute's value to trace
 
   def compute(*values, **kwargs):

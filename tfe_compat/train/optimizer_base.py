@@ -24,11 +24,12 @@ from tfe_compat.framework import errors
 from tfe_compat.framework import graph as graph_lib
 from tfe_compat.framework import graph_build
 from tfe_compat.framework import ops
+from tfe_compat.framework import program_cache
 from tfe_compat.framework.tensor import Tensor
 from tfe_compat.framework.trackable import Trackable
 from tfe_compat.ops import value_checks
 
-_compiled = {}  # (rule, static items) -> jitted pure update
+_compiled = program_cache.LRU()  # (rule, static items) -> jitted pure update
 
 
 def _pure_update(rule, static, params, state, grads, hyper, counters):
