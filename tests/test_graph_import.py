@@ -176,3 +176,30 @@ def test_meta_graph_into_a_scope_with_cleared_devices():
     with tf.Session() as sess:
       saver.restore(sess, os.path.join(DATA, "linear_ref", "model-100"))  # names without scope
       assert sess.run(loss, feed) == pytest.approx(GOLDEN["linear_ref"]["saved"][2], rel=1e-5)
+
+
+def test_tf1_conditionals_select_the_live_branch():
+  """A TF 1.x graph with `tf.cond` (Switch/Merge): batch norm and a counter behind a training
+  flag. Both branches are computed; the live one is selected and the other assigns nothing."""
+  golden = GOLDEN["cond"]
+  batch = np.load(os.path.join(DATA, "cond_inputs.npy"))
+  with tf.Graph().as_default() as graph:
+    saver = tf.train.import_meta_graph(os.path.join(DATA, "cond", "model.meta"))
+    assert {"Switch", "Merge"} <= {op.type for op in graph.get_operations()}
+    output = graph.get_tensor_by_name("output:0")
+    x, training = graph.get_tensor_by_name("x:0"), graph.get_tensor_by_name("training:0")
+    counted = graph.get_tensor_by_name("count/Merge:0")
+    variables = {v.op.name: v for v in tf.global_variables()}
+    with tf.Session() as sess:
+      saver.restore(sess, os.path.join(DATA, "cond", "model"))  # saved after the updates
+      sess.run([variables[name].initializer
+                for name in ("bn/moving_mean", "bn/moving_variance", "counter")])
+      np.testing.assert_allclose(sess.run(output, {x: batch}), golden["inference"], atol=1e-6)
+      np.testing.assert_allclose(sess.run(output, {x: batch, training: True}),
+                                 golden["training"], atol=1e-5)
+      assert [float(sess.run(counted)), float(sess.run(counted, {training: True})),
+              float(sess.run(counted, {training: True})),
+              float(sess.run(counted))] == golden["counted"]
+      sess.run(graph.get_operation_by_name("updates"), {x: batch, training: True})
+      np.testing.assert_allclose(sess.run(variables["bn/moving_mean"]), golden["moving_mean"],
+                                 atol=1e-7)

@@ -501,3 +501,15 @@ def test_unknown_rank_is_not_folded(graph):
   with tf.Session() as sess:
     assert sess.run([rank, tf.size(x)], {x: np.ones((2, 3))}) == [2, 6]
     np.testing.assert_array_equal(sess.run(shape, {x: np.ones((4, 1, 5))}), [4, 1, 5])
+
+
+def test_fed_defaults_and_positional_names(graph):
+  """What follows a placeholder_with_default is computed in the run, not folded from the
+  default (a fed value was ignored); an op's name passed by position is its name."""
+  flag = tf.placeholder_with_default(tf.constant(False), [], "flag")
+  negated = tf.logical_not(flag)
+  doubled = tf.identity(tf.cast(flag, tf.int32) * 2, "doubled")
+  assert flag.name == "flag:0" and doubled.name == "doubled:0"
+  with tf.Session() as sess:
+    assert sess.run([negated, doubled]) == [True, 0]
+    assert sess.run([negated, doubled], {flag: True}) == [False, 2]

@@ -8,6 +8,7 @@ resource handle reaches the nodes that use it as the Variable, whose value each 
 """
 import numpy as np
 
+from tfe_compat import graph_import_cond as cond
 from tfe_compat import graph_kernels
 from tfe_compat import graph_variables
 from tfe_compat.framework import dtypes
@@ -21,7 +22,7 @@ from tfe_compat.ops import array_ops
 from tfe_compat.ops import control_flow_ops
 
 _VARIABLE_OPS = ("VariableV2", "Variable", "VarHandleOp")
-_GRAPH_OWN = ("Placeholder", "PlaceholderWithDefault", "Const", "NoOp")
+_GRAPH_OWN = ("Placeholder", "PlaceholderWithDefault", "Const", "NoOp", "Switch", "Merge")
 # Ops that run Python on the host: their output dtypes, from their attributes.
 _HOST_OPS = {"VarIsInitializedOp": lambda a: [dtypes.bool],
              "IsVariableInitialized": lambda a: [dtypes.bool]}
@@ -102,6 +103,7 @@ class _Importer:
     self.graph, self.prefix = graph, prefix
     self.input_map = {_tensor_key(k): v for k, v in input_map.items()}
     self.tensors, self.ops = {}, {}  # node names of the GraphDef -> what they became
+    self.live, self.op_live = {}, {}  # liveness of tensors and nodes behind a Switch
 
   def _name(self, node):
     """The node's name in the graph, taken as it is (TF's ValueError when it is in use)."""
@@ -126,22 +128,31 @@ class _Importer:
   def add(self, node, device):
     self._current = node.name
     attrs = {k: _value(v) for k, v in node.attr.items() if not k.startswith("_")}
-    inputs = [self._input(i) for i in node.input if not i.startswith("^")]
-    controls = [self.ops[i[1:].split(":")[0]] for i in node.input if i.startswith("^")]
-    with self.graph.control_dependencies(controls), self.graph.device(device):
-      outputs = self._build(node, inputs, attrs)
-    if isinstance(outputs, graph_lib.Operation):
-      op, outputs = outputs, []
-    else:
-      outputs = list(outputs) if isinstance(outputs, (tuple, list)) else [outputs]
-      op = (outputs[0].op if isinstance(outputs[0], graph_lib.GraphTensor)
-            else outputs[0]._variable_op)
+    keys = [_tensor_key(i) for i in node.input if not i.startswith("^")]
+    inputs = [self._input(i) for i in keys]
+    controls = [i[1:].split(":")[0] for i in node.input if i.startswith("^")]
+    live = None  # where the node runs, behind a TF 1.x Switch (graph_import_cond.py)
+    for source in [self.live.get(k) for k in keys] + [self.op_live.get(c) for c in controls]:
+      live = cond.both(live, source, self.prefix + node.name + "/_live")
+    with self.graph.control_dependencies([self.ops[c] for c in controls]), \
+        self.graph.device(device):
+      if node.op == "Switch":
+        op, outputs, lives = cond.switch(inputs[0], inputs[1], live, self._name(node))
+      elif node.op == "Merge":
+        op, outputs, lives = cond.merge(inputs, [self.live.get(k) for k in keys],
+                                        self._name(node))
+        live = lives[0]
+      else:
+        op, outputs = _operation(self._build(node, inputs, attrs, live))
+        lives = None
     op.node_attrs = dict(node.attr)
     self.ops[node.name] = op
+    self.op_live[node.name] = live
     for i, tensor in enumerate(outputs):
       self.tensors["%s:%d" % (node.name, i)] = tensor
+      self.live["%s:%d" % (node.name, i)] = live if lives is None else lives[i]
 
-  def _build(self, node, inputs, attrs):
+  def _build(self, node, inputs, attrs, live):
     name, op_type = self._name(node), node.op
     if op_type == "Placeholder":
       return graph_build.placeholder(attrs["dtype"], attrs.get("shape"), name)
@@ -162,10 +173,12 @@ class _Importer:
     kernel = graph_kernels.KERNELS[op_type]
     if op_type in graph_kernels.NEEDS_OP_TYPE:
       attrs["op_type"] = op_type
+    stateful = op_type.startswith(("Assign", "Apply", "ResourceApply"))
+    if stateful and live is not None:
+      kernel, inputs = cond.guarded(kernel), [live] + inputs
     try:
       return graph_build.record_call(kernel, tuple(inputs), attrs, op_type=op_type, name=name,
-                                     stateful=op_type.startswith(("Assign", "Apply",
-                                                                  "ResourceApply")))
+                                     stateful=stateful)
     except Exception:  # pylint: disable=broad-except
       # Its output shapes need its inputs' values (or stand-ins of unknown rank misled its
       # checks): a host op, computed with the run's values.
@@ -184,6 +197,15 @@ def _output_dtypes(op_type, attrs):
     return [attrs["T"]] * 2
   dtype = attrs.get("out_type") or attrs.get("T") or attrs.get("dtype")
   return None if dtype is None else [dtype]
+
+
+def _operation(outputs):
+  """(the Operation, its outputs) of what a node's build returned."""
+  if isinstance(outputs, graph_lib.Operation):
+    return outputs, []
+  outputs = list(outputs) if isinstance(outputs, (tuple, list)) else [outputs]
+  first = outputs[0]
+  return (first.op if isinstance(first, graph_lib.GraphTensor) else first._variable_op), outputs
 
 
 def _not_runnable(op_type):
@@ -240,8 +262,9 @@ def import_nodes(graph, graph_def, prefix, input_map=None, clear_devices=False):
   if unknown:
     raise ValueError(
         "The graph has op types that tfe_compat cannot import: %s. Its importer runs TF's "
-        "array, math, neural network, random, variable and optimizer ops, not TF 1.x control "
-        "flow (Switch/Merge/Enter/Exit), queues or the whole-call operations that tfe_compat "
+        "array, math, neural network, random, variable and optimizer ops and TF 1.x "
+        "conditionals (Switch/Merge), not TF 1.x loops (Enter/Exit/NextIteration), queues or "
+        "the whole-call operations that tfe_compat "
         "writes into its own graphs; build the graph with its Python code instead (and "
         "restore its variables with tf.train.Saver)." % ", ".join(unknown))
   importer = _Importer(graph, prefix, input_map)

@@ -326,6 +326,8 @@ def _assign_add(var, value, op_type="AssignAdd", **_):
 
 @kernel("ReadVariableOp")
 def _read(var, **_):
+  if isinstance(var, Tensor):  # a value where TF passed the handle on (an Identity of it)
+    return var
   return state_ops.read(var)
 
 

@@ -34,7 +34,7 @@ _RUN_WHILE_BUILDING = ("layers.", "contrib.", "keras.", "metrics.", "losses.", "
                        "nn.raw_rnn", "enable_", "disable_", "reset_default_graph",
                        "py_func", "py_function", "numpy_function", "custom_gradient",
                        "function", "autograph.", "nest.", "io.write_", "write_file",
-                       "ragged.", "lookup.")
+                       "ragged.", "lookup.", "placeholder")
 
 
 def _records_in_graphs(names, obj):

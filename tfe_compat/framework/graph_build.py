@@ -19,6 +19,7 @@ constant folding): `tf.shape(x)[1]` is a known 784 while building.
 the same op code as eager execution, traced by `jax.jit`.
 """
 import contextlib
+import inspect
 import io
 
 import jax
@@ -79,6 +80,7 @@ class _EvalEnv:
     self.inputs, self._values = [], {}
     self.unknown = False  # a touched tensor has unknown dimensions
     self.unknown_rank = False
+    self.feedable = False  # a touched tensor's stand-in is a default that a run may replace
 
   def set(self, tensor, value):
     self._values[tensor._id] = value
@@ -88,8 +90,11 @@ class _EvalEnv:
     if value is not None:
       return value
     self.inputs.append(tensor)  # a dependency, even when its value is known
-    known = tensor._const if tensor._const is not None else getattr(tensor.op, "default", None)
-    if known is not None:  # a constant, or a placeholder's default as its stand-in
+    known = tensor._const
+    if known is None:  # a placeholder's default as its stand-in: may be fed, never folded
+      known = getattr(tensor.op, "default", None)
+      self.feedable |= known is not None
+    if known is not None:
       self._values[tensor._id] = known
       return known
     sentinel = tensor._sentinel
@@ -256,7 +261,7 @@ def record_call(fn, args=(), kwargs=None, op_type=None, name=None, stateful=Fals
     elif other is not None:
       shape = [a if a == b else None for a, b in zip(shape, other[1])]
     const, sentinel = None, None
-    if value is not None and pure and not env.unknown_rank:  # a stand-in's rank is made up
+    if value is not None and pure and not (env.unknown_rank or env.feedable):
       if other is None or (other[3] is not None and np.array_equal(value, other[3])):
         const = value
       elif other[3] is not None:
@@ -347,7 +352,17 @@ def call_hook(fn, args, kwargs):
   """What an exported function does in graph mode (see the module docstring)."""
   if graph_lib.building() is None or not graph_leaves(args, kwargs):
     return fn(*args, **kwargs)
-  return record_call(fn, args, kwargs, name=kwargs.get("name"))
+  return record_call(fn, args, kwargs, name=_name_argument(fn, args, kwargs))
+
+
+def _name_argument(fn, args, kwargs):
+  """The `name` a call passes, by keyword or by position (`tf.identity(x, "y")`)."""
+  if "name" in kwargs or not args:
+    return kwargs.get("name")
+  try:
+    return inspect.signature(fn).bind_partial(*args).arguments.get("name")
+  except (TypeError, ValueError):
+    return None
 
 
 def recorded(fn, default_name=None):

@@ -12,7 +12,7 @@ tf1 = tf.compat.v1
 tf1.disable_eager_execution()
 out = "."
 os.chdir(os.path.dirname(os.path.abspath(__file__)))
-for kind in ("linear_ref", "linear_resource", "mlp_adam"):
+for kind in ("linear_ref", "linear_resource", "mlp_adam", "cond"):
   shutil.rmtree(kind, ignore_errors=True)
 golden = {}
 def f(x): return np.asarray(x).tolist()
@@ -102,3 +102,35 @@ np.save(os.path.join(out, "cnn_inputs.npy"), digits)
 with open(os.path.join(out, "golden.json"), "w") as fh:
   json.dump(golden, fh, indent=1)
 for k, v in golden.items(): print(k, v["ops"])
+
+# TF 1.x control flow (Switch / Merge): dropout and batch norm behind a training flag, and a
+# cond that assigns in one branch (TF 1.15's graphs; TF 2 writes `If` unless told not to)
+tf1.disable_control_flow_v2()
+with tf.Graph().as_default():
+  tf1.set_random_seed(5)
+  x = tf1.placeholder(tf.float32, [None, 6], name="x")
+  training = tf1.placeholder_with_default(False, [], name="training")
+  counter = tf1.Variable(0., name="counter")
+  hidden = tf1.layers.dense(x, 4, activation=tf.nn.relu, name="hidden")
+  normed = tf1.layers.batch_normalization(hidden, training=training, name="bn")
+  out = tf.identity(tf1.layers.dense(normed, 2, name="out"), name="output")
+  counted = tf1.cond(training, lambda: tf1.assign_add(counter, 1.),
+                     lambda: tf.identity(counter), name="count")
+  updates = tf.group(*tf1.get_collection(tf1.GraphKeys.UPDATE_OPS), name="updates")
+  batch = rng.random((5, 6)).astype(np.float32)
+  with tf1.Session() as sess:
+    sess.run(tf1.global_variables_initializer())
+    g = {"inference": f(sess.run(out, {x: batch})),
+         "training": f(sess.run(out, {x: batch, training: True}))}
+    g["counted"] = [float(sess.run(counted)), float(sess.run(counted, {training: True})),
+                    float(sess.run(counted, {training: True})), float(sess.run(counted))]
+    sess.run(updates, {x: batch, training: True})
+    g["moving_mean"] = f(sess.run([v for v in tf1.global_variables()
+                                   if v.op.name == "bn/moving_mean"][0]))
+    tf1.train.Saver().save(sess, "cond/model")
+    golden["cond"] = g
+  golden["cond"]["ops"] = sorted({n.op for n in tf1.get_default_graph().as_graph_def().node})
+np.save("cond_inputs.npy", batch)
+with open("golden.json", "w") as fh:
+  json.dump(golden, fh, indent=1)
+print("cond", golden["cond"]["ops"])
