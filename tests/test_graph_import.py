@@ -203,3 +203,21 @@ def test_tf1_conditionals_select_the_live_branch():
       sess.run(graph.get_operation_by_name("updates"), {x: batch, training: True})
       np.testing.assert_allclose(sess.run(variables["bn/moving_mean"]), golden["moving_mean"],
                                  atol=1e-7)
+
+
+def test_op_kernels_against_tensorflow():
+  """One frozen graph of ~50 op types (op_zoo.pb), every output against TF's."""
+  graph_def = tf.GraphDef()
+  with open(os.path.join(DATA, "op_zoo.pb"), "rb") as f:
+    graph_def.ParseFromString(f.read())
+  golden = np.load(os.path.join(DATA, "op_zoo.npz"))
+  names = sorted(k for k in golden.files if k.startswith("out_"))
+  with tf.Graph().as_default():
+    outputs = tf.import_graph_def(graph_def, return_elements=[n + ":0" for n in names],
+                                  name="")
+    with tf.Session() as sess:
+      values = sess.run(outputs, {"a:0": golden["a"], "v:0": golden["v"], "i:0": golden["i"]})
+  for name, value in zip(names, values):
+    want = golden[name]
+    assert value.dtype == want.dtype and value.shape == want.shape, name
+    np.testing.assert_allclose(value, want, rtol=2e-5, atol=2e-6, err_msg=name)

@@ -64,7 +64,9 @@ for _op_type, _name in [
     ("Tile", "tile"), ("Transpose", "transpose"), ("Fill", "fill"), ("Rank", "rank"),
     ("BroadcastTo", "broadcast_to"), ("Slice", "slice"),
     ("Select", "where"), ("SelectV2", "where"), ("Range", "range"),
-    ("CheckNumerics", "debugging.check_numerics"), ("L2Loss", "nn.l2_loss")]:
+    ("CheckNumerics", "debugging.check_numerics"), ("L2Loss", "nn.l2_loss"), ("Erf", "math.erf"),
+    ("ReverseV2", "reverse"), ("Atan2", "atan2"), ("IsNan", "is_nan"), ("Sinh", "sinh"),
+    ("Expm1", "expm1"), ("Atan", "atan"), ("Acos", "acos"), ("Asin", "asin"), ("Tan", "tan")]:
   _simple(_op_type, _name)
 _simple("Softmax", "nn.softmax")
 _simple("LogSoftmax", "nn.log_softmax")
@@ -82,6 +84,61 @@ _simple("MatMul", "matmul", "transpose_a", "transpose_b")
 @kernel("Squeeze")
 def _squeeze(x, squeeze_dims=(), **_):
   return _tf().squeeze(x, axis=list(squeeze_dims) or None)
+
+
+_simple("Pad", "pad")
+_simple("Cumsum", "cumsum", "exclusive", "reverse")
+_simple("Cumprod", "cumprod", "exclusive", "reverse")
+
+
+@kernel("MirrorPad")
+def _mirror_pad(x, paddings, mode, **_):
+  return _tf().pad(x, paddings, mode=mode)
+
+
+@kernel("PadV2")
+def _pad_v2(x, paddings, constant_values, **_):
+  return _tf().pad(x, paddings, constant_values=constant_values)
+
+
+@kernel("ResizeBilinear", "ResizeNearestNeighbor", "ResizeBicubic", "ResizeArea")
+def _resize(images, size, align_corners=False, half_pixel_centers=False, op_type="", **_):
+  fn = getattr(_tf().image, {"ResizeBilinear": "resize_bilinear",
+                             "ResizeNearestNeighbor": "resize_nearest_neighbor",
+                             "ResizeBicubic": "resize_bicubic",
+                             "ResizeArea": "resize_area"}[op_type])
+  kwargs = {"half_pixel_centers": half_pixel_centers} if half_pixel_centers else {}
+  return fn(images, size, align_corners=align_corners, **kwargs)
+
+
+@kernel("LRN")
+def _lrn(x, depth_radius=5, bias=1., alpha=1., beta=0.5, **_):
+  return _tf().nn.local_response_normalization(x, depth_radius, bias, alpha, beta)
+
+
+@kernel("Concat")
+def _concat_v1(axis, *values, **_):
+  return _tf().concat(list(values), axis)
+
+
+@kernel("SplitV")
+def _split_v(x, sizes, axis, num_split, **_):
+  return tuple(_tf().split(x, sizes, axis=axis, num=num_split))
+
+
+@kernel("Gather", "ResourceGather")
+def _gather_v1(params, indices, **_):
+  return _tf().gather(params, indices)
+
+
+@kernel("ClipByValue")
+def _clip(x, low, high, **_):
+  return _tf().clip_by_value(x, low, high)
+
+
+@kernel("IdentityN")
+def _identity_n(*inputs, **_):
+  return tuple(_tf().identity(x) for x in inputs)
 
 
 @kernel("BatchMatMul", "BatchMatMulV2", "BatchMatMulV3")
@@ -384,7 +441,8 @@ def _no_op(**_):
 
 
 # Op types whose kernels need the op type among their attributes.
-NEEDS_OP_TYPE = {"RandomUniform", "RandomStandardNormal", "TruncatedNormal",
+NEEDS_OP_TYPE = {"ResizeBilinear", "ResizeNearestNeighbor", "ResizeBicubic", "ResizeArea",
+                 "RandomUniform", "RandomStandardNormal", "TruncatedNormal",
                  "StatelessRandomUniformV2", "StatelessRandomNormalV2",
                  "StatelessTruncatedNormalV2", "StatelessRandomUniform", "StatelessRandomNormal",
                  "StatelessTruncatedNormal", "Sum", "Mean", "Prod", "Max", "Min", "All", "Any", "MaxPool", "AvgPool",

@@ -134,3 +134,55 @@ np.save("cond_inputs.npy", batch)
 with open("golden.json", "w") as fh:
   json.dump(golden, fh, indent=1)
 print("cond", golden["cond"]["ops"])
+
+# Many op types in one frozen graph, each output fetched (the importer's kernels against TF's)
+with tf.Graph().as_default():
+  a = tf1.placeholder(tf.float32, [2, 4, 4, 3], name="a")
+  v = tf1.placeholder(tf.float32, [3, 5], name="v")
+  i = tf1.placeholder(tf.int32, [4], name="i")
+  outs = {
+      "pad": tf.pad(a, [[0, 0], [1, 2], [0, 1], [0, 0]]),
+      "mirror_pad": tf.pad(a, [[0, 0], [1, 1], [2, 2], [0, 0]], mode="REFLECT"),
+      "resize_bilinear": tf1.image.resize_bilinear(a, [6, 7]),
+      "resize_nearest": tf1.image.resize_nearest_neighbor(a, [8, 3]),
+      "lrn": tf.nn.local_response_normalization(a, 2, 1.0, 0.5, 0.75),
+      "concat_v1": tf.raw_ops.Concat(concat_dim=1, values=[v, v]),
+      "split_v": tf.split(v, [2, 3], axis=1)[1],
+      "clip": tf.clip_by_value(v, -0.3, 0.4),
+      "erf": tf.math.erf(v),
+      "cumsum": tf.cumsum(v, axis=1, exclusive=True, reverse=True),
+      "reverse": tf.reverse(v, [1]),
+      "gather_v1": tf.raw_ops.Gather(params=v, indices=i[:2]),
+      "sigmoid": tf.sigmoid(v), "tanh": tf.tanh(v), "softplus": tf.nn.softplus(v),
+      "elu": tf.nn.elu(v), "leaky": tf.nn.leaky_relu(v, 0.3), "relu6": tf.nn.relu6(v * 10),
+      "log_softmax": tf.nn.log_softmax(v), "square_diff": tf.math.squared_difference(v, 0.2),
+      "max_axis": tf.reduce_max(v, axis=1, keepdims=True), "prod": tf.reduce_prod(v, 0),
+      "argmin": tf.argmin(v, 1), "one_hot": tf.one_hot(i, 5, on_value=2., off_value=-1.),
+      "tile": tf.tile(v, [2, 1]), "transpose": tf.transpose(a, [0, 3, 1, 2]),
+      "strided": a[:, 1:3, ::2, -1], "squeeze": tf.squeeze(v[:1]),
+      "depthwise": tf.nn.depthwise_conv2d(a, tf.ones([2, 2, 3, 2]) * 0.1, [1, 1, 1, 1], "SAME"),
+      "conv_transpose": tf.nn.conv2d_transpose(a, tf.ones([3, 3, 2, 3]) * 0.1, [2, 8, 8, 2],
+                                               [1, 2, 2, 1], "SAME"),
+      "dilated": tf.nn.conv2d(a, tf.ones([2, 2, 3, 4]) * 0.1, [1, 1, 1, 1], "VALID",
+                              dilations=[1, 2, 2, 1]),
+      "max_pool_same": tf.nn.max_pool(a, [1, 3, 3, 1], [1, 2, 2, 1], "SAME"),
+      "mean_axes": tf.reduce_mean(a, [1, 2]), "batch_matmul": tf.matmul(a, a, transpose_b=True),
+      "where": tf.where(v > 0, v, -v), "floor_mod": tf.math.floormod(v, 0.3),
+      "rsqrt": tf.math.rsqrt(tf.abs(v) + 1), "minimum": tf.minimum(v, 0.1),
+      "stack": tf.stack([v, v], axis=1), "unstack": tf.unstack(v, axis=1)[2],
+      "range": tf.range(1, 9, 2), "fill": tf.fill([2, 3], 7.), "expand": tf.expand_dims(v, 1),
+  }
+  names = sorted(outs)
+  for n in names:
+    tf.identity(outs[n], name="out_" + n)
+  rng2 = np.random.default_rng(7)
+  feed_a = rng2.standard_normal((2, 4, 4, 3)).astype(np.float32)
+  feed_v = rng2.standard_normal((3, 5)).astype(np.float32)
+  feed_i = np.array([2, 0, 1, 2], np.int32)
+  with tf1.Session() as sess:
+    values = sess.run({n: "out_%s:0" % n for n in names}, {a: feed_a, v: feed_v, i: feed_i})
+  zoo = tf1.get_default_graph().as_graph_def()
+  with open("op_zoo.pb", "wb") as fh:
+    fh.write(zoo.SerializeToString())
+  np.savez("op_zoo.npz", a=feed_a, v=feed_v, i=feed_i, **{"out_" + n: values[n] for n in names})
+  print("zoo", sorted({n.op for n in zoo.node}))
