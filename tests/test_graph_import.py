@@ -2,7 +2,8 @@
 
 tests/data/tf_graphs holds TF 2.21's `compat.v1` programs (make_golden.py): the getting-started
 linear fit with reference and with resource variables (meta graph + checkpoint, a global
-step), an MLP trained with Adam, and a frozen CNN; golden.json holds TensorFlow's values.
+step), an MLP trained with Adam, a frozen CNN, TF 1.x conditionals and while loops (a
+tf.while_loop, a frozen tf.nn.dynamic_rnn); golden.json holds TensorFlow's values.
 """
 import json
 import os
@@ -59,8 +60,8 @@ def test_import_names_input_map_and_errors():
     with pytest.raises(TypeError, match="graph_def must be a GraphDef proto"):
       tf.import_graph_def("not a graph")
     unknown = tf.GraphDef()
-    unknown.node.add(name="loop/Enter", op="Enter")
-    with pytest.raises(ValueError, match="op types that tfe_compat cannot import: Enter"):
+    unknown.node.add(name="queue/dequeue", op="QueueDequeueV2")
+    with pytest.raises(ValueError, match="op types that tfe_compat cannot import: QueueDeq"):
       tf.import_graph_def(unknown)
 
 
@@ -221,3 +222,61 @@ def test_op_kernels_against_tensorflow():
     want = golden[name]
     assert value.dtype == want.dtype and value.shape == want.shape, name
     np.testing.assert_allclose(value, want, rtol=2e-5, atol=2e-6, err_msg=name)
+
+
+def _graph_def(name):
+  graph_def = tf.GraphDef()
+  with open(os.path.join(DATA, name), "rb") as f:
+    graph_def.ParseFromString(f.read())
+  return graph_def
+
+
+def test_tf1_while_loop_runs_as_one_operation():
+  """A TF 1.x `tf.while_loop` (Enter/Merge/Switch/LoopCond/NextIteration/Exit): two loop
+  variables, a loop-invariant placeholder, maximum_iterations; one WhileLoop operation."""
+  golden = GOLDEN["while_loop"]
+  with tf.Graph().as_default() as graph:
+    steps, acc = tf.import_graph_def(_graph_def("while_loop.pb"),
+                                     return_elements=["steps:0", "acc:0"], name="")
+    assert steps.dtype == tf.int32 and acc.shape.as_list() == [3]
+    types = [op.type for op in graph.get_operations()]
+    assert types.count("WhileLoop") == 1 and types.count("Exit") == 3  # and the counter
+    assert not {"Enter", "NextIteration", "LoopCond"} & set(types)
+    with tf.Session() as sess:
+      for n, (want_steps, want_acc) in golden["runs"].items():
+        got_steps, got_acc = sess.run([steps, acc], {"x:0": golden["x"], "n:0": int(n)})
+        assert got_steps == want_steps  # 20 iterations asked, maximum_iterations=7 ran
+        np.testing.assert_allclose(got_acc, want_acc, rtol=1e-5, atol=1e-6)
+
+
+def test_frozen_dynamic_rnn_with_tensorflows_values():
+  """A frozen `tf.nn.dynamic_rnn` over an LSTMCell: its TensorArrays (input scattered, output
+  written per step, gathered after the loop) are arrays of a fixed size; the batch size is
+  unknown until a run feeds it."""
+  golden = GOLDEN["dynamic_rnn"]
+  inputs = np.asarray(golden["inputs"], np.float32)
+  with tf.Graph().as_default():
+    outputs, c, h = tf.import_graph_def(_graph_def("dynamic_rnn.pb"), name="rnn_import",
+                                        return_elements=["outputs:0", "state_c:0", "state_h:0"])
+    assert outputs.shape.as_list() == [None, 5, 4] and h.shape.as_list() == [None, 4]
+    with tf.Session() as sess:
+      feed = "rnn_import/inputs:0"
+      values = sess.run([outputs, c, h], {feed: inputs})
+      for value, key in zip(values, ["outputs", "state_c", "state_h"]):
+        np.testing.assert_allclose(value, golden[key], rtol=1e-5, atol=1e-6, err_msg=key)
+      one = sess.run(outputs, {feed: inputs[1:]})  # another batch size: another program
+      np.testing.assert_allclose(one, golden["outputs"][1:], rtol=1e-5, atol=1e-6)
+
+
+def test_unsupported_loops_are_refused_by_name():
+  with tf.Graph().as_default():
+    with pytest.raises(ValueError, match="nested TF 1.x while loops"):
+      tf.import_graph_def(_graph_def("while_nested.pb"))
+    with pytest.raises(ValueError, match="cannot import: .*StackPopV2.*StackV2"):
+      tf.import_graph_def(_graph_def("while_grad.pb"))  # tf.gradients of a while loop
+    stateful = _graph_def("while_loop.pb")
+    node = [n for n in stateful.node if n.name == "loop/mul"][0]
+    node.op = "AssignAdd"
+    with pytest.raises(ValueError, match="assignments inside a TF 1.x while loop: "
+                                         "'loop/mul' \\(AssignAdd\\)"):
+      tf.import_graph_def(stateful)

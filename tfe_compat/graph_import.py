@@ -9,6 +9,7 @@ resource handle reaches the nodes that use it as the Variable, whose value each 
 import numpy as np
 
 from tfe_compat import graph_import_cond as cond
+from tfe_compat import graph_import_loops as loops
 from tfe_compat import graph_kernels
 from tfe_compat import graph_variables
 from tfe_compat.framework import dtypes
@@ -104,6 +105,7 @@ class _Importer:
     self.input_map = {_tensor_key(k): v for k, v in input_map.items()}
     self.tensors, self.ops = {}, {}  # node names of the GraphDef -> what they became
     self.live, self.op_live = {}, {}  # liveness of tensors and nodes behind a Switch
+    self.loops = {}  # the kernels of the TF 1.x while loops' nodes (graph_import_loops.py)
 
   def _name(self, node):
     """The node's name in the graph, taken as it is (TF's ValueError when it is in use)."""
@@ -170,7 +172,7 @@ class _Importer:
       fn = graph_variables.initialized_flag if host else _not_runnable(op_type)
       out = (host or _NOT_RUNNABLE[op_type])(attrs)
       return graph_build.record_host_call(fn, tuple(inputs), out, not out, name, op_type)
-    kernel = graph_kernels.KERNELS[op_type]
+    kernel = self.loops.get(node.name) or graph_kernels.KERNELS[op_type]
     if op_type in graph_kernels.NEEDS_OP_TYPE:
       attrs["op_type"] = op_type
     stateful = op_type.startswith(("Assign", "Apply", "ResourceApply"))
@@ -258,17 +260,19 @@ def import_nodes(graph, graph_def, prefix, input_map=None, clear_devices=False):
         "code instead, and restore its variables with tf.train.Saver."
         % (", ".join(recorded[:5]), ", ..." if len(recorded) > 5 else ""))
   unknown = sorted({n.op for n in graph_def.node if n.op not in _BUILT and
-                    n.op not in graph_kernels.KERNELS})
+                    n.op not in graph_kernels.KERNELS and n.op not in loops.OP_TYPES})
   if unknown:
     raise ValueError(
         "The graph has op types that tfe_compat cannot import: %s. Its importer runs TF's "
-        "array, math, neural network, random, variable and optimizer ops and TF 1.x "
-        "conditionals (Switch/Merge), not TF 1.x loops (Enter/Exit/NextIteration), queues or "
+        "array, math, neural network, random, variable, optimizer and TensorArray ops, TF 1.x "
+        "conditionals (Switch/Merge) and while loops (not nested loops nor loops' gradients, "
+        "whose stack ops StackV2/StackPushV2/StackPopV2 it lacks), not queues or "
         "the whole-call operations that tfe_compat "
         "writes into its own graphs; build the graph with its Python code instead (and "
         "restore its variables with tf.train.Saver)." % ", ".join(unknown))
   importer = _Importer(graph, prefix, input_map)
-  for node in _topological(list(graph_def.node)):
+  nodes, importer.loops = loops.split_frames(list(graph_def.node), _value)
+  for node in _topological(nodes):
     importer.add(node, "" if clear_devices else node.device)
   missing = [k for k in importer.input_map if k.rsplit(":", 1)[0] not in importer.ops]
   if missing:

@@ -68,6 +68,7 @@ for _op_type, _name in [
     ("ReverseV2", "reverse"), ("Atan2", "atan2"), ("IsNan", "is_nan"), ("Sinh", "sinh"),
     ("Expm1", "expm1"), ("Atan", "atan"), ("Acos", "acos"), ("Asin", "asin"), ("Tan", "tan")]:
   _simple(_op_type, _name)
+_simple("Exit", "identity")  # a while loop's output (graph_import_loops.py)
 _simple("Softmax", "nn.softmax")
 _simple("LogSoftmax", "nn.log_softmax")
 _simple("BiasAdd", "nn.bias_add", "data_format")
@@ -437,6 +438,69 @@ for _name, (_slots, _rule) in _UPDATES.items():
 
 @kernel("NoOp")
 def _no_op(**_):
+  return None
+
+
+# TensorArrays of a fixed size (TF 1.x loops, graph_import_loops.py): the handle is the size,
+# the flow tensor that every TensorArray op takes and returns holds the stacked elements
+# (dimensions the element shape leaves unknown are 0 until the first write sets them).
+@kernel("TensorArrayV3")
+def _tensor_array(size, dtype, element_shape=None, dynamic_size=False, **_):
+  if dynamic_size:
+    raise ValueError("tfe_compat imports TensorArrays of a fixed size, not dynamic_size=True "
+                     "ones (their flow is an array of the TensorArray's shape)")
+  dims = [0] if element_shape is None or element_shape.dims is None else \
+      [d or 0 for d in element_shape.as_list()]
+  size = int(_jnp(size))
+  return (Tensor(jnp.asarray(size, jnp.int32)),
+          Tensor(jnp.zeros([size] + dims, dtype.as_numpy_dtype)))
+
+
+def _ta_fit(flow, shape):
+  """The flow's elements, of elements of `shape` (an empty flow takes that shape)."""
+  flow, shape = _jnp(flow), tuple(shape)
+  if flow.shape[1:] == shape:
+    return flow
+  if flow.size:
+    raise ValueError("A TensorArray of elements of shape %s cannot hold elements of shape %s"
+                     % (list(flow.shape[1:]), list(shape)))
+  return jnp.zeros(flow.shape[:1] + shape, flow.dtype)
+
+
+@kernel("TensorArrayWriteV3")
+def _ta_write(_, index, value, flow, **__):
+  return Tensor(_ta_fit(flow, value.shape).at[_jnp(index)].set(_jnp(value)))
+
+
+@kernel("TensorArrayScatterV3")
+def _ta_scatter(_, indices, value, flow, **__):
+  return Tensor(_ta_fit(flow, value.shape[1:]).at[_jnp(indices)].set(_jnp(value)))
+
+
+@kernel("TensorArrayReadV3")
+def _ta_read(_, index, flow, **__):
+  return Tensor(_jnp(flow)[_jnp(index)])
+
+
+@kernel("TensorArrayGatherV3")
+def _ta_gather(_, indices, flow, **__):
+  return Tensor(jnp.take(_jnp(flow), _jnp(indices), axis=0))
+
+
+@kernel("TensorArraySizeV3")
+def _ta_size(_, flow, **__):
+  return Tensor(jnp.asarray(_jnp(flow).shape[0], jnp.int32))
+
+
+@kernel("TensorArrayConcatV3")
+def _ta_concat(_, flow, **__):
+  flow = _jnp(flow)
+  lengths = jnp.full(flow.shape[:1], flow.shape[1] if flow.ndim > 1 else 1, jnp.int64)
+  return Tensor(flow.reshape((-1,) + flow.shape[2:])), Tensor(lengths)
+
+
+@kernel("TensorArrayCloseV3")
+def _ta_close(*_, **__):
   return None
 
 

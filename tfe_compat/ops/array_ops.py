@@ -610,7 +610,7 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):  # pylint: disa
   else:
     count = int(np.ceil(np.abs((l - s) / d)))
   values = np.arange(count, dtype=np_dtype) * d + s  # start + i * delta, in the output type
-  return Tensor(jnp.asarray(values))
+  return Tensor(device_lib.put(values))  # a constant even while traced (folded in graphs)
 
 
 @op(name="LinSpace")

@@ -186,3 +186,63 @@ with tf.Graph().as_default():
     fh.write(zoo.SerializeToString())
   np.savez("op_zoo.npz", a=feed_a, v=feed_v, i=feed_i, **{"out_" + n: values[n] for n in names})
   print("zoo", sorted({n.op for n in zoo.node}))
+
+# TF 1.x while loops (Enter / Merge / Switch / LoopCond / NextIteration / Exit frames)
+# (a) a plain tf.while_loop: two loop variables, a loop-invariant placeholder, an iteration cap
+with tf.Graph().as_default():
+  x = tf1.placeholder(tf.float32, [3], name="x")
+  n = tf1.placeholder(tf.int32, [], name="n")
+  def cond(i, acc): return i < n
+  def body(i, acc):
+    return i + 1, acc * 0.9 + tf.sin(x * tf.cast(i + 1, tf.float32))
+  i_out, acc_out = tf1.while_loop(cond, body, (tf.constant(0), tf.zeros([3])),
+                                  maximum_iterations=7, name="loop")
+  tf.identity(i_out, name="steps"); tf.identity(acc_out, name="acc")
+  loop_def = tf1.get_default_graph().as_graph_def()
+  feed_x = np.array([0.5, -1., 2.], np.float32)
+  with tf1.Session() as sess:
+    golden["while_loop"] = {
+        "x": f(feed_x), "ops": sorted({nd.op for nd in loop_def.node}),
+        "runs": {str(k): [int(v[0]), f(v[1])] for k in (0, 4, 20)
+                 for v in [sess.run(["steps:0", "acc:0"], {x: feed_x, n: k})]}}
+  with open("while_loop.pb", "wb") as fh:
+    fh.write(loop_def.SerializeToString())
+
+# (b) tf.nn.dynamic_rnn with an LSTMCell over [batch, time, features], frozen (inference)
+with tf.Graph().as_default():
+  tf1.set_random_seed(6)
+  seq = tf1.placeholder(tf.float32, [None, 5, 3], name="inputs")
+  cell = tf1.nn.rnn_cell.LSTMCell(4, name="lstm")
+  outputs, state = tf1.nn.dynamic_rnn(cell, seq, dtype=tf.float32)
+  tf.identity(outputs, name="outputs"); tf.identity(state.c, name="state_c")
+  tf.identity(state.h, name="state_h")
+  feed = np.random.default_rng(8).standard_normal((2, 5, 3)).astype(np.float32)
+  with tf1.Session() as sess:
+    sess.run(tf1.global_variables_initializer())
+    rnn_def = tf1.graph_util.convert_variables_to_constants(
+        sess, sess.graph.as_graph_def(), ["outputs", "state_c", "state_h"])
+    values = sess.run(["outputs:0", "state_c:0", "state_h:0"], {seq: feed})
+  golden["dynamic_rnn"] = {"inputs": f(feed), "outputs": f(values[0]), "state_c": f(values[1]),
+                           "state_h": f(values[2]), "ops": sorted({nd.op for nd in rnn_def.node})}
+  with open("dynamic_rnn.pb", "wb") as fh:
+    fh.write(rnn_def.SerializeToString())
+with open("golden.json", "w") as fh:
+  json.dump(golden, fh, indent=1)
+print("while_loop", golden["while_loop"]["ops"])
+print("dynamic_rnn", golden["dynamic_rnn"]["ops"])
+
+# What the loop importer refuses: a loop inside a loop, a loop's gradient (stack ops)
+with tf.Graph().as_default():
+  x = tf1.placeholder(tf.float32, [], name="x")
+  def outer(i, v):
+    inner = tf1.while_loop(lambda j, w: j < 2, lambda j, w: (j + 1, w * x), (0, v))[1]
+    return i + 1, inner
+  total = tf1.while_loop(lambda i, v: i < 3, outer, (0, x), name="outer")[1]
+  with open("while_nested.pb", "wb") as fh:
+    fh.write(tf1.get_default_graph().as_graph_def().SerializeToString())
+with tf.Graph().as_default():
+  x = tf1.placeholder(tf.float32, [], name="x")
+  y = tf1.while_loop(lambda i, v: i < 3, lambda i, v: (i + 1, v * x), (0, x))[1]
+  tf.identity(tf.gradients(y, x)[0], name="grad")
+  with open("while_grad.pb", "wb") as fh:
+    fh.write(tf1.get_default_graph().as_graph_def().SerializeToString())
