@@ -249,6 +249,17 @@ def test_tf1_while_loop_runs_as_one_operation():
         np.testing.assert_allclose(got_acc, want_acc, rtol=1e-5, atol=1e-6)
 
 
+def test_tf1_conditional_inside_a_while_loop():
+  """A `tf.cond` in a while loop's body (one branch a constant, live through its control
+  input): both branches computed in each iteration, the live one merged."""
+  with tf.Graph().as_default():
+    out, = tf.import_graph_def(_graph_def("while_cond.pb"), return_elements=["out:0"],
+                               name="")
+    with tf.Session() as sess:
+      for x, n, want in GOLDEN["while_cond"]["runs"]:
+        np.testing.assert_allclose(sess.run(out, {"x:0": x, "n:0": n}), want, rtol=1e-6)
+
+
 def test_frozen_dynamic_rnn_with_tensorflows_values():
   """A frozen `tf.nn.dynamic_rnn` over an LSTMCell: its TensorArrays (input scattered, output
   written per step, gathered after the loop) are arrays of a fixed size; the batch size is

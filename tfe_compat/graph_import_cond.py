@@ -48,14 +48,14 @@ def _switch(data):
 def merge(inputs, lives, name):
   """The Merge node's operation, outputs (value, value_index) and liveness."""
   flags = [_tf().constant(True) if live is None else live for live in lives]
-  outputs = graph_build.record_call(_merge, (list(inputs), flags), op_type="Merge", name=name)
+  outputs = graph_build.record_call(select_live, (list(inputs), flags), op_type="Merge", name=name)
   live = None
   if all(x is not None for x in lives):
     live = _tf().reduce_any(_tf().stack(lives), name=name[:-1] + "_live")
   return outputs[0].op, outputs, (live, live)
 
 
-def _merge(inputs, flags):
+def select_live(inputs, flags):
   """The first live input, and its index."""
   tf = _tf()
   value, index = inputs[-1], tf.constant(len(inputs) - 1)

@@ -8,13 +8,15 @@ its `Exit` (false). `split_frames` replaces a frame's nodes by one node whose op
 `jax.lax.while_loop`: its condition and body evaluate the frame's nodes with the importer's
 kernels (graph_kernels.py), on Tensors. The Exit nodes stay, as identities of its outputs.
 TensorArrays (graph_kernels.py) are arrays of a fixed size, loop variables like the others.
-Nested loops, loops' gradients (stack ops), conditionals and assignments inside a loop are
+A `tf.cond` inside a loop runs as graph_import_cond.py imports one (both branches, the live
+one merged). Nested loops, loops' gradients (stack ops) and assignments inside a loop are
 refused with a ValueError that says so.
 """
 import jax
 import jax.numpy as jnp
 import numpy as np
 
+from tfe_compat import graph_import_cond as cond
 from tfe_compat import graph_kernels
 from tfe_compat.framework.tensor import Tensor
 
@@ -45,37 +47,38 @@ class _Loop:
   def __init__(self, name, members, by_name, decode):
     self.name, self.members = name, members
     nodes = [by_name[m] for m in sorted(members)]
-    merges = [n for n in nodes if _kind(n) == "Merge"]
-    switches = {_key(n.input[0]): n for n in nodes if _kind(n) == "Switch"}
-    exits = {_key(n.input[0]): n for n in nodes if _kind(n) == "Exit"}
     loop_cond = [n for n in nodes if _kind(n) == "LoopCond"]
     if len(loop_cond) != 1:
       raise ValueError("The while loop '%s' has %d LoopCond nodes, not one"
                        % (name, len(loop_cond)))
     self.pred = _key(loop_cond[0].input[0])
+    switches = {_key(n.input[0]): n for n in nodes if _kind(n) == "Switch" and
+                _key(n.input[1]) == loop_cond[0].name + ":0"}
+    exits = {_key(n.input[0]): n for n in nodes if _kind(n) == "Exit"}
     self.env_keys, self.initial, self.next, self.exits = [], [], [], []
-    for merge in merges:
+    structure = {n.name for n in nodes if _kind(n) in _LOOP_OPS and _kind(n) not in
+                 ("Merge", "Switch")} | {n.name for n in switches.values()}
+    for merge in nodes:  # a loop variable's Merge: of its Enter and its NextIteration
       sources = [by_name[_source(i)] for i in merge.input]
       enter = [s for s in sources if _kind(s) == "Enter"]
       after = [i for i, s in zip(merge.input, sources) if _kind(s) == "NextIteration"]
+      if _kind(merge) != "Merge" or not enter:  # else a tf.cond's Merge inside the loop
+        continue
       switch = switches.get(merge.name + ":0")
       if len(enter) != 1 or len(after) != 1 or switch is None:
-        raise ValueError("tfe_compat imports TF 1.x while loops, not the conditional (Merge "
-                         "'%s') inside the while loop '%s'" % (merge.name, name))
+        raise ValueError("The while loop '%s' has a Merge ('%s') that tfe_compat does not "
+                         "know as a loop variable's" % (name, merge.name))
+      structure.add(merge.name)
       self.initial.append(_key(enter[0].input[0]))
       self.next.append(_key(by_name[_source(after[0])].input[0]))
       self.env_keys.append([merge.name + ":0", switch.name + ":0", switch.name + ":1"])
       self.exits.append(exits.get(switch.name + ":0"))
-    for switch in switches.values():
-      if _key(switch.input[1]) != loop_cond[0].name + ":0":
-        raise ValueError("tfe_compat imports TF 1.x while loops, not the conditional (Switch "
-                         "'%s') inside the while loop '%s'" % (switch.name, name))
     self.invariant, self.controls, self.nodes = [], [], {}
     for node in nodes:
       kind = _kind(node)
       if kind == "Enter" and "is_constant" in node.attr and node.attr["is_constant"].b:
         self.invariant.append((node.name + ":0", _key(node.input[0])))
-      elif kind not in _LOOP_OPS:
+      elif node.name not in structure:
         if node.op.startswith(_STATEFUL):
           raise ValueError("tfe_compat does not import assignments inside a TF 1.x while "
                            "loop: '%s' (%s) in '%s'" % (node.name, node.op, name))
@@ -95,7 +98,8 @@ class _Loop:
     self.body_order = self._order(self.next, known)
 
   def _order(self, targets, known):
-    """The frame's nodes that `targets` need, each after those it takes inputs from."""
+    """The frame's nodes that `targets` need (their control inputs too: a conditional's
+    branch runs where they are live), each after those it takes inputs from."""
     order, seen = [], set()
     stack = [(_source(t), False) for t in targets if t not in known]
     while stack:
@@ -110,9 +114,42 @@ class _Loop:
                          "its condition or body" % (self.name, name))
       seen.add(name)
       stack.append((name, True))
-      stack.extend((_source(i), False) for i in self.nodes[name][0].input
-                   if not i.startswith("^") and _key(i) not in known)
+      for i in self.nodes[name][0].input:
+        if i.startswith("^") and _source(i) in self.nodes or \
+            not i.startswith("^") and _key(i) not in known:
+          stack.append((_source(i), False))
     return order
+
+  def _run(self, order, env):
+    """Evaluates the nodes in `order` into `env` (tensor keys -> Tensors). A tf.cond inside
+    the loop runs as graph_import_cond.py imports one: both branches, the live one merged."""
+    live = {}  # node name -> where it runs (a boolean Tensor), behind a Switch in the loop
+    for name in order:
+      node, attrs = self.nodes[name]
+      keys = [_key(i) for i in node.input if not i.startswith("^")]
+      inputs = [env[k] for k in keys]
+      flag = None
+      for i in node.input:  # a control input: its node's liveness; a data input: its own
+        flag = cond.both(flag, live.get(_source(i) if i.startswith("^") else _key(i)), None)
+      kind = _kind(node)
+      if kind == "Switch":
+        pred = _tf().reshape(inputs[1], [])
+        out, flags = [inputs[0]] * 2, [cond.both(flag, _tf().logical_not(pred), None),
+                                       cond.both(flag, pred, None)]
+      elif kind == "Merge":
+        flags = [live.get(k) for k in keys]
+        out = list(cond.select_live(inputs, [_tf().constant(True) if f is None else f
+                                             for f in flags]))
+        flag = None if None in flags else _tf().reduce_any(_tf().stack(flags))
+        flags = [flag] * 2
+      else:
+        out = _evaluate(node, inputs, attrs)
+        flags = [flag] * len(out)
+      live[name] = flag
+      for j, (x, f) in enumerate(zip(out, flags)):
+        env["%s:%d" % (name, j)] = x
+        live["%s:%d" % (name, j)] = f
+    return env
 
   def node_def(self, node_def_class):
     """The NodeDef that stands for the frame: its inputs are the frame's inputs."""
@@ -131,11 +168,7 @@ class _Loop:
         env = dict(invariant)
         for keys, value in zip(self.env_keys, values):
           env.update(dict.fromkeys(keys, Tensor(value)))
-        for name in order:
-          node, attrs = self.nodes[name]
-          out = _evaluate(node, [env[_key(i)] for i in node.input if not i.startswith("^")],
-                          attrs)
-          env.update(("%s:%d" % (name, j), x) for j, x in enumerate(out))
+        env = self._run(order, env)
         return [env[t] for t in targets]
 
       def cond(values):
@@ -150,6 +183,11 @@ class _Loop:
       return tuple(Tensor(x) for x in jax.lax.while_loop(cond, body, initial))
     run.__name__ = FRAME_OP
     return run
+
+
+def _tf():
+  import tfe_compat  # pylint: disable=import-outside-toplevel
+  return tfe_compat
 
 
 def _evaluate(node, inputs, attrs):

@@ -246,3 +246,24 @@ with tf.Graph().as_default():
   tf.identity(tf.gradients(y, x)[0], name="grad")
   with open("while_grad.pb", "wb") as fh:
     fh.write(tf1.get_default_graph().as_graph_def().SerializeToString())
+
+# (c) a tf.cond inside a tf.while_loop (one branch a constant: live through its control input)
+with tf.Graph().as_default():
+  x = tf1.placeholder(tf.float32, [4], name="x")
+  n = tf1.placeholder(tf.int32, [], name="n")
+  def body(i, v):
+    v = tf1.cond(tf.reduce_sum(v) > 0., lambda: v * 0.5 - 1.,
+                 lambda: tf.constant([4., -1., 2., 3.]), name="branch")
+    return i + 1, v
+  tf.identity(tf1.while_loop(lambda i, v: i < n, body, (0, x), name="cloop")[1], name="out")
+  cond_loop_def = tf1.get_default_graph().as_graph_def()
+  runs = [([3., 1., 2., 4.], 2), ([-1., 0.5, 0., 0.], 3), ([3., 1., 2., 4.], 4)]
+  with tf1.Session() as sess:
+    golden["while_cond"] = {
+        "runs": [[v, k, f(sess.run("out:0", {x: v, n: k}))] for v, k in runs],
+        "ops": sorted({nd.op for nd in cond_loop_def.node})}
+  with open("while_cond.pb", "wb") as fh:
+    fh.write(cond_loop_def.SerializeToString())
+with open("golden.json", "w") as fh:
+  json.dump(golden, fh, indent=1)
+print("while_cond", golden["while_cond"])
