@@ -171,16 +171,16 @@ class _Loop:
         env = self._run(order, env)
         return [env[t] for t in targets]
 
-      def cond(values):
+      def going_on(values):
         return jnp.reshape(evaluate(values, self.cond_order, [self.pred])[0]._value, ())
 
-      def body(values):
+      def step(values):
         new = evaluate(values, self.body_order, self.next)
         return tuple(jnp.asarray(x._value, v.dtype) for x, v in zip(new, values))
 
       initial = tuple(jnp.asarray(x._value) for x in inputs[:count])
-      initial = _fit_shapes(initial, jax.eval_shape(body, initial), self.name)
-      return tuple(Tensor(x) for x in jax.lax.while_loop(cond, body, initial))
+      initial = _fit_shapes(initial, jax.eval_shape(step, initial), self.name)
+      return tuple(Tensor(x) for x in jax.lax.while_loop(going_on, step, initial))
     run.__name__ = FRAME_OP
     return run
 
