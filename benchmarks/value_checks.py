@@ -14,15 +14,20 @@ import tfe_compat as tf
 from tfe_compat.ops import value_checks
 
 
-def best(step, calls=300, rounds=5):
-  step()
-  times = []
-  for _ in range(rounds):
-    start = time.perf_counter()
-    for _ in range(calls):
+def best_of_interleaved(steps, calls=1000, rounds=6):
+  """{key: best seconds per call}, the steps' rounds interleaved (the machine's drift and
+  noise hit every variant alike)."""
+  for step in steps.values():
+    for _ in range(50):
       step()
-    times.append((time.perf_counter() - start) / calls)
-  return min(times)
+  times = {key: [] for key in steps}
+  for _ in range(rounds):
+    for key, step in steps.items():
+      start = time.perf_counter()
+      for _ in range(calls):
+        step()
+      times[key].append((time.perf_counter() - start) / calls)
+  return {key: min(t) for key, t in times.items()}
 
 
 def mlp_steps():
@@ -64,13 +69,13 @@ def main():
   for name, build in (("tf.function MLP step, loss fetched", lambda: mlp_steps()[0]),
                       ("tf.function MLP step, nothing fetched", lambda: mlp_steps()[1]),
                       ("graph MLP step (Session.run)", graph_step)):
-    times = {}
-    for enabled in (False, True, False, True):  # interleaved: the machine's drift cancels
+    steps = {}
+    for enabled in (True, False):  # each variant traced with the checks on or off
       value_checks.ENABLED = enabled
-      step = build()
-      times.setdefault(enabled, []).append(best(step))
-    on, off = min(times[True]), min(times[False])
-    rows.append((name, on, off))
+      steps[enabled] = build()
+    times = best_of_interleaved(steps)
+    rows.append((name, times[True], times[False]))
+  value_checks.ENABLED = True
   print("%-40s %10s %10s %7s" % ("", "checks on", "off", "ratio"))
   for name, on, off in rows:
     print("%-40s %8.1fus %8.1fus %6.3fx" % (name, on * 1e6, off * 1e6, on / off))

@@ -217,6 +217,7 @@ class _Plan:
       feeds = self._run_host_sources(feeds, counter)
     if self.device is not None:
       var_values, feeds = jax.device_put((var_values, feeds), self.device)
+    done = False  # the computation has finished
     if not self.eager:
       try:
         outputs, new_values, checks = self.compiled(var_values, feeds, counter)
@@ -228,10 +229,12 @@ class _Plan:
         failure = value_checks.failed(self.check_failures, *checks)
         if failure is not None:  # an op's kernel would have refused its input: no writes
           raise _at_node(failure[0], failure[1])
+        done = checks[0] is not None  # reading the check flags waited for the computation
     if self.eager:
       with jax.default_device(self.device):
         outputs, new_values = self._run(var_values, feeds, counter)
-    jax.block_until_ready((outputs, new_values))  # a run returns when its step is done
+    if not done:
+      jax.block_until_ready((outputs, new_values))  # a run returns when its step is done
     for var, value in zip(self.written, new_values):
       values[var._id] = value
     if self.post:
