@@ -33,8 +33,6 @@ _NOT_RUNNABLE = {"SaveV2": lambda a: [], "RestoreV2": lambda a: list(a["dtypes"]
                  "MergeV2Checkpoints": lambda a: [], "ShardedFilename": lambda a: [dtypes.string],
                  "StringJoin": lambda a: [dtypes.string], "Save": lambda a: [],
                  "RestoreSlice": lambda a: [a["dt"]], "SaveSlices": lambda a: []}
-
-
 _BUILT = set(_VARIABLE_OPS + _GRAPH_OWN) | set(_HOST_OPS) | set(_NOT_RUNNABLE)
 
 
