@@ -291,3 +291,22 @@ def test_unsupported_loops_are_refused_by_name():
     with pytest.raises(ValueError, match="assignments inside a TF 1.x while loop: "
                                          "'loop/mul' \\(AssignAdd\\)"):
       tf.import_graph_def(stateful)
+
+
+def test_tf1_summaries_in_an_imported_graph():
+  """ScalarSummary / HistogramSummary / MergeSummary nodes give TF's serialized Summary."""
+  graph_def = tf.GraphDef()
+  with open(os.path.join(DATA, "summaries.pb"), "rb") as f:
+    graph_def.ParseFromString(f.read())
+  want = tf.Summary()
+  with open(os.path.join(DATA, "summaries_golden.bin"), "rb") as f:
+    want.ParseFromString(f.read())
+  with tf.Graph().as_default():
+    merged, = tf.import_graph_def(graph_def, return_elements=["merged:0"], name="")
+    assert merged.dtype == tf.string
+    with tf.Session() as sess:
+      got = tf.Summary.FromString(
+          sess.run(merged, {"values:0": np.linspace(-2., 3., 11, dtype=np.float32)}))
+  assert [v.tag for v in got.value] == [v.tag for v in want.value] and len(want.value) == 2
+  assert got.value[0].simple_value == pytest.approx(want.value[0].simple_value)
+  assert got.value[1].histo == want.value[1].histo

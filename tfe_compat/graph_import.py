@@ -24,16 +24,30 @@ from tfe_compat.ops import control_flow_ops
 
 _VARIABLE_OPS = ("VariableV2", "Variable", "VarHandleOp")
 _GRAPH_OWN = ("Placeholder", "PlaceholderWithDefault", "Const", "NoOp", "Switch", "Merge")
-# Ops that run Python on the host: their output dtypes, from their attributes.
-_HOST_OPS = {"VarIsInitializedOp": lambda a: [dtypes.bool],
-             "IsVariableInitialized": lambda a: [dtypes.bool]}
-# Ops a graph may hold that tfe_compat imports but cannot run (TF's checkpoint ops:
-# tf.train.Saver saves and restores imported graphs instead).
-_NOT_RUNNABLE = {"SaveV2": lambda a: [], "RestoreV2": lambda a: list(a["dtypes"]),
-                 "MergeV2Checkpoints": lambda a: [], "ShardedFilename": lambda a: [dtypes.string],
-                 "StringJoin": lambda a: [dtypes.string], "Save": lambda a: [],
-                 "RestoreSlice": lambda a: [a["dt"]], "SaveSlices": lambda a: []}
-_BUILT = set(_VARIABLE_OPS + _GRAPH_OWN) | set(_HOST_OPS) | set(_NOT_RUNNABLE)
+
+
+def _not_runnable(op_type):
+  def run(*_):
+    from tfe_compat.framework import errors  # pylint: disable=import-outside-toplevel
+    raise errors.UnimplementedError(
+        None, None, "tfe_compat does not run the imported %s op: save and restore imported "
+        "graphs with tf.train.Saver (tf.train.import_meta_graph returns one)." % op_type)
+  return run
+
+
+# Ops that run Python on the host, on the run's values: op type -> (function of the inputs,
+# output dtypes from the attributes). Modules above this one add theirs (summaries).
+HOST_KERNELS = {
+    "VarIsInitializedOp": (graph_variables.initialized_flag, lambda a: [dtypes.bool]),
+    "IsVariableInitialized": (graph_variables.initialized_flag, lambda a: [dtypes.bool])}
+# TF's checkpoint ops: imported, not run (tf.train.Saver saves and restores imported graphs).
+for _op_type, _outputs in {
+    "SaveV2": lambda a: [], "RestoreV2": lambda a: list(a["dtypes"]),
+    "MergeV2Checkpoints": lambda a: [], "ShardedFilename": lambda a: [dtypes.string],
+    "StringJoin": lambda a: [dtypes.string], "Save": lambda a: [],
+    "RestoreSlice": lambda a: [a["dt"]], "SaveSlices": lambda a: []}.items():
+  HOST_KERNELS[_op_type] = (_not_runnable(_op_type), _outputs)
+_BUILT = set(_VARIABLE_OPS + _GRAPH_OWN)  # made by the importer itself
 
 
 def shape_from_proto(proto):
@@ -165,10 +179,9 @@ class _Importer:
           self.graph, name[:-1], op_type, attrs.get("shape"), attrs["dtype"])
     if op_type == "NoOp":
       return control_flow_ops.no_op(name=name)
-    if op_type in _HOST_OPS or op_type in _NOT_RUNNABLE:
-      host = _HOST_OPS.get(op_type)
-      fn = graph_variables.initialized_flag if host else _not_runnable(op_type)
-      out = (host or _NOT_RUNNABLE[op_type])(attrs)
+    if op_type in HOST_KERNELS:
+      fn, out = HOST_KERNELS[op_type]
+      out = out(attrs)
       return graph_build.record_host_call(fn, tuple(inputs), out, not out, name, op_type)
     kernel = self.loops.get(node.name) or graph_kernels.KERNELS[op_type]
     if op_type in graph_kernels.NEEDS_OP_TYPE:
@@ -206,15 +219,6 @@ def _operation(outputs):
   outputs = list(outputs) if isinstance(outputs, (tuple, list)) else [outputs]
   first = outputs[0]
   return (first.op if isinstance(first, graph_lib.GraphTensor) else first._variable_op), outputs
-
-
-def _not_runnable(op_type):
-  def run(*_):
-    from tfe_compat.framework import errors  # pylint: disable=import-outside-toplevel
-    raise errors.UnimplementedError(
-        None, None, "tfe_compat does not run the imported %s op: save and restore imported "
-        "graphs with tf.train.Saver (tf.train.import_meta_graph returns one)." % op_type)
-  return run
 
 
 @export("import_graph_def", "graph_util.import_graph_def")
@@ -257,8 +261,8 @@ def import_nodes(graph, graph_def, prefix, input_map=None, clear_devices=False):
         "them for TensorBoard but cannot rebuild them: %s%s. Build the graph with its Python "
         "code instead, and restore its variables with tf.train.Saver."
         % (", ".join(recorded[:5]), ", ..." if len(recorded) > 5 else ""))
-  unknown = sorted({n.op for n in graph_def.node if n.op not in _BUILT and
-                    n.op not in graph_kernels.KERNELS and n.op not in loops.OP_TYPES})
+  known = _BUILT | set(HOST_KERNELS) | set(graph_kernels.KERNELS) | loops.OP_TYPES
+  unknown = sorted({n.op for n in graph_def.node if n.op not in known})
   if unknown:
     raise ValueError(
         "The graph has op types that tfe_compat cannot import: %s. Its importer runs TF's "

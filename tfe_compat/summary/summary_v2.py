@@ -16,6 +16,7 @@ import time
 import numpy as np
 from tensorboardX.proto import event_pb2, summary_pb2
 
+from tfe_compat import graph_import
 from tfe_compat.framework import context
 from tfe_compat.framework import dtypes
 from tfe_compat.framework import graph as graph_lib
@@ -364,6 +365,22 @@ def merge(inputs, collections=None, name=None):
   return out
 
 
+def _scalar_summary(tags, values):
+  """TF 1.x's ScalarSummary kernel (an imported graph's): one value per tag."""
+  tags, values = np.asarray(tags._value).ravel(), np.asarray(values._value).ravel()
+  summary = summary_pb2.Summary(value=[
+      summary_pb2.Summary.Value(tag=tag.decode(), simple_value=float(value))
+      for tag, value in zip(tags, values)])
+  return ops.convert_to_tensor(summary.SerializeToString())
+
+
+def _histogram_summary(tag, values):
+  """TF 1.x's HistogramSummary kernel (an imported graph's)."""
+  tag = np.asarray(tag._value).item().decode()
+  summary = summary_pb2.Summary(value=encoding.histogram(tag, np.asarray(values._value), None))
+  return ops.convert_to_tensor(summary.SerializeToString())
+
+
 def _merged(inputs):
   merged = summary_pb2.Summary()
   for serialized in inputs:
@@ -377,3 +394,9 @@ def summary_iterator(path):
   from tfe_compat.data import tfrecord  # pylint: disable=import-outside-toplevel
   for record in tfrecord.tf_record_iterator(path):
     yield event_pb2.Event.FromString(record)
+
+
+graph_import.HOST_KERNELS.update(
+    ScalarSummary=(_scalar_summary, lambda attrs: [dtypes.string]),
+    HistogramSummary=(_histogram_summary, lambda attrs: [dtypes.string]),
+    MergeSummary=(lambda *inputs: _merged(inputs), lambda attrs: [dtypes.string]))

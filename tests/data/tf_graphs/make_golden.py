@@ -267,3 +267,19 @@ with tf.Graph().as_default():
 with open("golden.json", "w") as fh:
   json.dump(golden, fh, indent=1)
 print("while_cond", golden["while_cond"])
+
+# TF 1.x summaries in a graph (ScalarSummary / HistogramSummary / MergeSummary)
+with tf.Graph().as_default():
+  values = tf1.placeholder(tf.float32, [None], name="values")
+  tf1.summary.scalar("mean", tf.reduce_mean(values))
+  tf1.summary.histogram("values", values)
+  merged = tf1.summary.merge_all()
+  tf.identity(merged, name="merged")
+  with tf1.Session() as sess:
+    data = np.linspace(-2., 3., 11, dtype=np.float32)
+    serialized = sess.run(merged, {values: data})
+  with open("summaries.pb", "wb") as fh:
+    fh.write(tf1.get_default_graph().as_graph_def().SerializeToString())
+  with open("summaries_golden.bin", "wb") as fh:
+    fh.write(serialized)
+  print("summaries", sorted({n.op for n in tf1.get_default_graph().as_graph_def().node}))
