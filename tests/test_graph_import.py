@@ -310,3 +310,26 @@ def test_tf1_summaries_in_an_imported_graph():
   assert [v.tag for v in got.value] == [v.tag for v in want.value] and len(want.value) == 2
   assert got.value[0].simple_value == pytest.approx(want.value[0].simple_value)
   assert got.value[1].histo == want.value[1].histo
+
+
+def test_saved_model_loads_with_its_signature():
+  """tf.saved_model.loader.load of a SavedModel that TF's simple_save wrote."""
+  export_dir = os.path.join(DATA, "saved_model")
+  golden = GOLDEN["saved_model"]
+  assert tf.saved_model.loader.maybe_saved_model_directory(export_dir)
+  assert not tf.saved_model.loader.maybe_saved_model_directory(DATA)
+  with tf.Graph().as_default() as graph:
+    with tf.Session() as sess:
+      meta = tf.saved_model.loader.load(sess, [tf.saved_model.tag_constants.SERVING],
+                                        export_dir)
+      signature = meta.signature_def[
+          tf.saved_model.signature_constants.DEFAULT_SERVING_SIGNATURE_DEF_KEY]
+      x = graph.get_tensor_by_name(signature.inputs["x"].name)
+      scores = graph.get_tensor_by_name(signature.outputs["scores"].name)
+      np.testing.assert_allclose(sess.run(scores, {x: golden["sample"]}), golden["scores"],
+                                 rtol=1e-6)
+  with tf.Graph().as_default(), tf.Session() as sess:
+    with pytest.raises(RuntimeError, match="could not be found in SavedModel"):
+      tf.saved_model.loader.load(sess, ["train"], export_dir)
+    with pytest.raises(IOError, match="SavedModel file does not exist"):
+      tf.saved_model.loader.load(sess, ["serve"], DATA)

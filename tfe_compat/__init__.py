@@ -89,6 +89,7 @@ from tfe_compat.eager import execution_callbacks as _execution_callbacks  # noqa
 from tfe_compat.framework import graph as _graph, graph_build as _graph_build  # noqa: F401
 from tfe_compat import graph_variables as _graph_variables  # noqa: F401
 from tfe_compat import graph_import as _graph_import  # noqa: F401  (tf.import_graph_def)
+from tfe_compat import saved_model as _saved_model  # noqa: F401  (tf.saved_model.loader)
 from tfe_compat.ops import gradients_impl as _gradients_impl  # noqa: F401  (tf.gradients)
 from tfe_compat.client import session as _session  # noqa: F401  (tf.Session)
 from tfe_compat.framework import graph_util as _graph_util  # noqa: F401  (tf.graph_util)

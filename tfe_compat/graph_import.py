@@ -45,7 +45,8 @@ for _op_type, _outputs in {
     "SaveV2": lambda a: [], "RestoreV2": lambda a: list(a["dtypes"]),
     "MergeV2Checkpoints": lambda a: [], "ShardedFilename": lambda a: [dtypes.string],
     "StringJoin": lambda a: [dtypes.string], "Save": lambda a: [],
-    "RestoreSlice": lambda a: [a["dt"]], "SaveSlices": lambda a: []}.items():
+    "RestoreSlice": lambda a: [a["dt"]], "SaveSlices": lambda a: [],
+    "StaticRegexFullMatch": lambda a: [dtypes.bool]}.items():
   HOST_KERNELS[_op_type] = (_not_runnable(_op_type), _outputs)
 _BUILT = set(_VARIABLE_OPS + _GRAPH_OWN)  # made by the importer itself
 

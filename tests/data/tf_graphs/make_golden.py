@@ -283,3 +283,26 @@ with tf.Graph().as_default():
   with open("summaries_golden.bin", "wb") as fh:
     fh.write(serialized)
   print("summaries", sorted({n.op for n in tf1.get_default_graph().as_graph_def().node}))
+
+# A TF 1.x SavedModel (simple_save: serving tag, default signature, variables)
+shutil.rmtree("saved_model", ignore_errors=True)
+with tf.Graph().as_default():
+  features = tf1.placeholder(tf.float32, [None, 3], name="features")
+  weights = tf1.Variable([[1.], [-2.], [.5]], name="weights")
+  scores = tf.identity(tf.matmul(features, weights) + 0.25, name="scores")
+  with tf1.Session() as sess:
+    sess.run(tf1.global_variables_initializer())
+    sess.run(weights.assign([[.5], [1.5], [-1.]]))
+    tf1.saved_model.simple_save(sess, "saved_model", inputs={"x": features},
+                                outputs={"scores": scores})
+    sample = np.array([[1., 2., 3.], [0., -1., 4.]], np.float32)
+    golden["saved_model"] = {"scores": f(sess.run(scores, {features: sample})),
+                             "sample": f(sample)}
+with open("golden.json", "w") as fh:
+  json.dump(golden, fh, indent=1)
+from tensorflow.core.protobuf import saved_model_pb2  # noqa: E402
+_sm = saved_model_pb2.SavedModel()
+with open("saved_model/saved_model.pb", "rb") as fh:
+  _sm.ParseFromString(fh.read())
+print("saved_model", sorted({n.op for n in _sm.meta_graphs[0].graph_def.node}),
+      list(_sm.meta_graphs[0].meta_info_def.tags))

@@ -1,0 +1,95 @@
+"""`tf.saved_model` (TF 1.x): loading the SavedModels that TensorFlow 1.x programs exported.
+
+A SavedModel directory holds `saved_model.pb` (meta graphs, each with its tags and
+signatures) and `variables/variables.*` (a checkpoint). `loader.load(sess, tags, dir)`
+imports the meta graph whose tags match (train/meta_graph.py), restores its variables into
+`sess` and runs its main op, as TensorFlow 1.15 does; it returns the MetaGraphDef, whose
+`signature_def` names the input and output tensors. Writing SavedModels is not provided.
+"""
+import os
+
+from google.protobuf import message
+from google.protobuf import text_format
+
+from tfe_compat.framework import graph as graph_lib
+from tfe_compat.framework.api import export
+from tfe_compat.proto import meta_graph_pb2
+from tfe_compat.train import meta_graph
+
+export("saved_model.tag_constants.SERVING", "saved_model.SERVING")("serve")
+export("saved_model.tag_constants.TRAINING", "saved_model.TRAINING")("train")
+export("saved_model.tag_constants.GPU", "saved_model.GPU")("gpu")
+export("saved_model.tag_constants.TPU", "saved_model.TPU")("tpu")
+export("saved_model.signature_constants.DEFAULT_SERVING_SIGNATURE_DEF_KEY",
+       "saved_model.DEFAULT_SERVING_SIGNATURE_DEF_KEY")("serving_default")
+export("saved_model.signature_constants.PREDICT_METHOD_NAME",
+       "saved_model.PREDICT_METHOD_NAME")("tensorflow/serving/predict")
+export("saved_model.signature_constants.PREDICT_INPUTS",
+       "saved_model.PREDICT_INPUTS")("inputs")
+export("saved_model.signature_constants.PREDICT_OUTPUTS",
+       "saved_model.PREDICT_OUTPUTS")("outputs")
+export("saved_model.constants.SAVED_MODEL_FILENAME_PB")("saved_model.pb")
+export("saved_model.constants.SAVED_MODEL_FILENAME_PBTXT")("saved_model.pbtxt")
+export("saved_model.constants.MAIN_OP_KEY", "saved_model.MAIN_OP_KEY")("saved_model_main_op")
+export("saved_model.constants.LEGACY_INIT_OP_KEY",
+       "saved_model.LEGACY_INIT_OP_KEY")("legacy_init_op")
+
+_INIT_OP_KEYS = ("saved_model_main_op", "legacy_init_op")
+
+
+def _read(export_dir):
+  """The SavedModel proto of `export_dir` (binary or text), TF's IOErrors otherwise."""
+  saved_model = meta_graph_pb2.SavedModel()
+  for filename, parse in (("saved_model.pb", saved_model.ParseFromString),
+                          ("saved_model.pbtxt", lambda data: text_format.Merge(
+                              data.decode("utf-8"), saved_model))):
+    path = os.path.join(export_dir, filename)
+    if os.path.exists(path):
+      with open(path, "rb") as f:
+        try:
+          parse(f.read())
+        except (message.DecodeError, text_format.ParseError) as error:
+          raise IOError("Cannot parse file %s: %s." % (path, error)) from None
+      return saved_model
+  raise IOError("SavedModel file does not exist at: %s/{saved_model.pbtxt|saved_model.pb}"
+                % export_dir)
+
+
+def _meta_graph_of(saved_model, tags):
+  available = [set(m.meta_info_def.tags) for m in saved_model.meta_graphs]
+  for meta_graph_def, tag_set in zip(saved_model.meta_graphs, available):
+    if tag_set == set(tags):
+      return meta_graph_def
+  raise RuntimeError(
+      "MetaGraphDef associated with tags " + str(tags).strip("[]") + " could not be found "
+      "in SavedModel. To inspect available tag-sets in the SavedModel, please use the "
+      "SavedModel CLI: `saved_model_cli`\navailable_tags: " + str(available))
+
+
+@export("saved_model.loader.load", "saved_model.load")
+def load(sess, tags, export_dir, import_scope=None, **saver_kwargs):
+  """Imports the meta graph tagged `tags` into `sess`'s graph, restores its variables and
+  runs its main op; returns its MetaGraphDef."""
+  export_dir = os.fspath(export_dir)
+  meta_graph_def = _meta_graph_of(_read(export_dir), tags)
+  with sess.graph.as_default():
+    saver = meta_graph.import_meta_graph(meta_graph_def, import_scope=import_scope,
+                                         **saver_kwargs)
+    if saver is not None:
+      saver.restore(sess, os.path.join(export_dir, "variables", "variables"))
+    for key in _INIT_OP_KEYS:
+      init_ops = graph_lib.get_default_graph().get_collection(key)
+      if len(init_ops) > 1:
+        raise RuntimeError("Expected exactly one SavedModel init op. Found: %s" % init_ops)
+      if init_ops:
+        sess.run(init_ops)
+        break
+  return meta_graph_def
+
+
+@export("saved_model.loader.maybe_saved_model_directory",
+        "saved_model.maybe_saved_model_directory", "saved_model.contains_saved_model")
+def maybe_saved_model_directory(export_dir):
+  """Whether `export_dir` holds a `saved_model.pb` or `saved_model.pbtxt`."""
+  return any(os.path.exists(os.path.join(os.fspath(export_dir), name))
+             for name in ("saved_model.pb", "saved_model.pbtxt"))
