@@ -333,3 +333,24 @@ def test_saved_model_loads_with_its_signature():
       tf.saved_model.loader.load(sess, ["train"], export_dir)
     with pytest.raises(IOError, match="SavedModel file does not exist"):
       tf.saved_model.loader.load(sess, ["serve"], DATA)
+
+
+def test_freezing_an_imported_meta_graph():
+  """convert_variables_to_constants: TF's own freezing workflow on a restored TF meta graph;
+  the frozen graph (variables as constants, reads as identities) imports and computes alike."""
+  golden = GOLDEN["mlp_adam"]
+  images = np.load(os.path.join(DATA, "mlp_inputs.npy"))
+  with tf.Graph().as_default() as graph:
+    saver = tf.train.import_meta_graph(os.path.join(DATA, "mlp_adam", "model.meta"))
+    with tf.Session() as sess:
+      saver.restore(sess, os.path.join(DATA, "mlp_adam", "model"))
+      frozen = tf.graph_util.convert_variables_to_constants(sess, graph.as_graph_def(),
+                                                            ["probabilities"])
+  assert not {"VarHandleOp", "ReadVariableOp", "VariableV2"} & {n.op for n in frozen.node}
+  kernel = [n for n in frozen.node if n.name == "hidden/kernel"][0]
+  assert kernel.op == "Const" and tf.make_ndarray(kernel.attr["value"].tensor).shape == (64, 32)
+  with tf.Graph().as_default():
+    probs, = tf.import_graph_def(frozen, return_elements=["probabilities:0"], name="")
+    with tf.Session() as sess:
+      np.testing.assert_allclose(sess.run(probs, {"images:0": images})[:2], golden["probs"],
+                                 atol=1e-6)

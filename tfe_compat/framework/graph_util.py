@@ -1,5 +1,5 @@
 """`tf.graph_util` (TF 1.15): GraphDef utilities. The transforms of GraphDef protos work as in
-TF; what needs a Session's values (freezing variables) fails as Session.run does eagerly."""
+TF; freezing variables reads their values through a Session (which fails eagerly, as TF's)."""
 import copy
 import re
 
@@ -124,13 +124,31 @@ def tensor_shape_from_node_def_name(graph, input_name):
 def convert_variables_to_constants(sess, input_graph_def, output_node_names,
                                    variable_names_whitelist=None,
                                    variable_names_blacklist=None):
-  """Freezing reads the variables through `sess.run`, which under eager execution raises
-  as TF's does; a graph without variables is returned pruned to the outputs."""
+  """The graph pruned to the outputs, each variable a `Const` of its value in `sess` and each
+  read of a resource variable an `Identity` of it, as TF freezes graphs. Reading the values
+  goes through `sess.run`, which under eager execution raises as TF's does."""
+  from tfe_compat.framework import tensor_util  # pylint: disable=import-outside-toplevel
   graph_def = extract_sub_graph(input_graph_def, output_node_names)
-  names = [n.name + ":0" for n in graph_def.node
-           if n.op in ("Variable", "VariableV2", "VarHandleOp")
-           and (variable_names_whitelist is None or n.name in variable_names_whitelist)
-           and (variable_names_blacklist is None or n.name not in variable_names_blacklist)]
-  if names:
-    sess.run(names)
-  return graph_def
+  frozen = [n.name for n in graph_def.node
+            if n.op in ("Variable", "VariableV2", "VarHandleOp")
+            and (variable_names_whitelist is None or n.name in variable_names_whitelist)
+            and (variable_names_blacklist is None or n.name not in variable_names_blacklist)]
+  if not frozen:
+    return graph_def
+  values = dict(zip(frozen, sess.run([name + ":0" for name in frozen])))
+  output = graph_pb2.GraphDef()
+  output.versions.CopyFrom(graph_def.versions)
+  for node in graph_def.node:
+    new = output.node.add()
+    if node.name in values:
+      new.name, new.op, new.device = node.name, "Const", node.device
+      new.attr["dtype"].CopyFrom(node.attr["dtype"])
+      new.attr["value"].tensor.CopyFrom(tensor_util.make_tensor_proto(values[node.name]))
+    elif node.op == "ReadVariableOp" and _node_name(node.input[0]) in values:
+      new.CopyFrom(node)
+      new.op = "Identity"
+      new.attr["T"].CopyFrom(node.attr["dtype"])
+      del new.attr["dtype"]
+    else:
+      new.CopyFrom(node)
+  return output
