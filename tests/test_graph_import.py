@@ -333,6 +333,8 @@ def test_saved_model_loads_with_its_signature():
       tf.saved_model.loader.load(sess, ["train"], export_dir)
     with pytest.raises(IOError, match="SavedModel file does not exist"):
       tf.saved_model.loader.load(sess, ["serve"], DATA)
+    with pytest.raises(NotImplementedError, match="does not write them"):
+      tf.saved_model.simple_save(sess, "unused", {}, {})
 
 
 def test_freezing_an_imported_meta_graph():

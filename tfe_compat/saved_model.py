@@ -93,3 +93,19 @@ def maybe_saved_model_directory(export_dir):
   """Whether `export_dir` holds a `saved_model.pb` or `saved_model.pbtxt`."""
   return any(os.path.exists(os.path.join(os.fspath(export_dir), name))
              for name in ("saved_model.pb", "saved_model.pbtxt"))
+
+
+def _no_writing(name):
+  def refuse(*args, **kwargs):
+    raise NotImplementedError(
+        "%s is not supported by tfe_compat: it loads SavedModels that TensorFlow wrote "
+        "(tf.saved_model.loader.load) but does not write them. Save the variables with "
+        "tf.train.Saver (TF's checkpoint format with TFE_CHECKPOINT_FORMAT=tf) and rebuild "
+        "the graph with its code." % name)
+  refuse.__name__ = name.rpartition(".")[2]
+  return refuse
+
+
+export("saved_model.simple_save")(_no_writing("tf.saved_model.simple_save"))
+export("saved_model.builder.SavedModelBuilder", "saved_model.Builder")(
+    _no_writing("tf.saved_model.builder.SavedModelBuilder"))
