@@ -325,7 +325,9 @@ def test_saved_model_loads_with_its_signature():
       signature = meta.signature_def[
           tf.saved_model.signature_constants.DEFAULT_SERVING_SIGNATURE_DEF_KEY]
       x = graph.get_tensor_by_name(signature.inputs["x"].name)
-      scores = graph.get_tensor_by_name(signature.outputs["scores"].name)
+      scores = tf.saved_model.utils.get_tensor_from_tensor_info(signature.outputs["scores"])
+      info = tf.saved_model.utils.build_tensor_info(x)
+      assert info == signature.inputs["x"]  # name, dtype and shape (?, 3), as TF wrote them
       np.testing.assert_allclose(sess.run(scores, {x: golden["sample"]}), golden["scores"],
                                  rtol=1e-6)
   with tf.Graph().as_default(), tf.Session() as sess:

@@ -95,6 +95,36 @@ def maybe_saved_model_directory(export_dir):
              for name in ("saved_model.pb", "saved_model.pbtxt"))
 
 
+@export("saved_model.utils.get_tensor_from_tensor_info",
+        "saved_model.get_tensor_from_tensor_info")
+def get_tensor_from_tensor_info(tensor_info, graph=None, import_scope=None):
+  """The tensor (or SparseTensor) a signature's TensorInfo names, in `graph`."""
+  from tfe_compat.ops.string_ops import SparseTensor  # pylint: disable=import-outside-toplevel
+  graph = graph or graph_lib.get_default_graph()
+  prefix = import_scope + "/" if import_scope else ""
+  encoding = tensor_info.WhichOneof("encoding")
+  if encoding == "name":
+    return graph.get_tensor_by_name(prefix + tensor_info.name)
+  if encoding == "coo_sparse":
+    coo = tensor_info.coo_sparse
+    return SparseTensor(*[graph.get_tensor_by_name(prefix + name) for name in (
+        coo.indices_tensor_name, coo.values_tensor_name, coo.dense_shape_tensor_name)])
+  raise ValueError("Invalid TensorInfo.encoding: %s" % encoding)
+
+
+@export("saved_model.utils.build_tensor_info", "saved_model.build_tensor_info")
+def build_tensor_info(tensor):
+  """The TensorInfo of a graph tensor: its name, dtype and static shape."""
+  if graph_lib.building() is None:
+    raise RuntimeError("build_tensor_info is not supported in Eager mode.")
+  info = meta_graph_pb2.TensorInfo(name=tensor.name, dtype=tensor.dtype.as_datatype_enum)
+  if tensor.shape.dims is None:
+    info.tensor_shape.unknown_rank = True
+  for dim in tensor.shape.dims or ():
+    info.tensor_shape.dim.add(size=-1 if dim.value is None else dim.value)
+  return info
+
+
 def _no_writing(name):
   def refuse(*args, **kwargs):
     raise NotImplementedError(
