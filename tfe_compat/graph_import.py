@@ -17,6 +17,7 @@ from tfe_compat.framework import graph as graph_lib
 from tfe_compat.framework import graph_build
 from tfe_compat.framework import tensor_shape
 from tfe_compat.framework import tensor_util
+from tfe_compat.framework.graph_util import node_name, tensor_name
 from tfe_compat.framework.api import export
 from tfe_compat.framework.tensor import Tensor
 from tfe_compat.ops import array_ops
@@ -99,15 +100,10 @@ def _topological(nodes):
       seen.add(node.name)
       stack.append((node, True))
       for name in node.input:
-        source = by_name.get(name.lstrip("^").split(":")[0])
+        source = by_name.get(node_name(name))
         if source is not None and source.name not in seen:
           stack.append((source, False))
   return order
-
-
-def _tensor_key(name):
-  name = name.lstrip("^")
-  return name if ":" in name else name + ":0"
 
 
 class _Importer:
@@ -115,7 +111,7 @@ class _Importer:
 
   def __init__(self, graph, prefix, input_map):
     self.graph, self.prefix = graph, prefix
-    self.input_map = {_tensor_key(k): v for k, v in input_map.items()}
+    self.input_map = {tensor_name(k): v for k, v in input_map.items()}
     self.tensors, self.ops = {}, {}  # node names of the GraphDef -> what they became
     self.live, self.op_live = {}, {}  # liveness of tensors and nodes behind a Switch
     self.loops = {}  # the kernels of the TF 1.x while loops' nodes (graph_import_loops.py)
@@ -128,7 +124,7 @@ class _Importer:
     return name + "/"
 
   def _input(self, name):
-    key = _tensor_key(name)
+    key = tensor_name(name)
     if key in self.input_map:
       return self.input_map[key]
     if key not in self.tensors:
@@ -143,9 +139,9 @@ class _Importer:
   def add(self, node, device):
     self._current = node.name
     attrs = {k: _value(v) for k, v in node.attr.items() if not k.startswith("_")}
-    keys = [_tensor_key(i) for i in node.input if not i.startswith("^")]
+    keys = [tensor_name(i) for i in node.input if not i.startswith("^")]
     inputs = [self._input(i) for i in keys]
-    controls = [i[1:].split(":")[0] for i in node.input if i.startswith("^")]
+    controls = [node_name(i) for i in node.input if i.startswith("^")]
     live = None  # where the node runs, behind a TF 1.x Switch (graph_import_cond.py)
     for source in [self.live.get(k) for k in keys] + [self.op_live.get(c) for c in controls]:
       live = cond.both(live, source, self.prefix + node.name + "/_live")
@@ -185,8 +181,6 @@ class _Importer:
       out = out(attrs)
       return graph_build.record_host_call(fn, tuple(inputs), out, not out, name, op_type)
     kernel = self.loops.get(node.name) or graph_kernels.KERNELS[op_type]
-    if op_type in graph_kernels.NEEDS_OP_TYPE:
-      attrs["op_type"] = op_type
     stateful = op_type.startswith(("Assign", "Apply", "ResourceApply"))
     if stateful and live is not None:
       kernel, inputs = cond.guarded(kernel), [live] + inputs
@@ -198,8 +192,7 @@ class _Importer:
       # checks): a host op, computed with the run's values.
       out = _output_dtypes(op_type, attrs)
       if out is None or not any(isinstance(x, graph_lib.GraphTensor) and
-                                None in (x.shape.as_list() if x.shape.dims is not None
-                                         else [None]) for x in inputs):
+                                not x.shape.is_fully_defined() for x in inputs):
         raise
       return graph_build.record_host_call(lambda *x: kernel(*x, **attrs), tuple(inputs), out,
                                           False, name, op_type)

@@ -12,56 +12,71 @@ from tfe_compat import state_ops
 from tfe_compat.variables import ResourceVariable
 from tfe_compat.framework import graph_build
 from tfe_compat.framework.tensor import Tensor
+from tfe_compat.graph_kernels import tf_namespace
 
 
-def _tf():
-  import tfe_compat  # pylint: disable=import-outside-toplevel
-  return tfe_compat
-
-
-def both(live_a, live_b, name):
+def both(live_a, live_b, name=None):
   """Live where both are (None: always live)."""
   if live_a is None or live_b is None or live_a is live_b:
     return live_b if live_a is None else live_a
-  return _tf().logical_and(live_a, live_b, name=name)
+  return tf_namespace().logical_and(live_a, live_b, name=name)
+
+
+def _suffixed(name, suffix):
+  return None if name is None else name + suffix
+
+
+def switch_lives(pred, live, name=None):
+  """The liveness of a Switch's (false branch, true branch) outputs; `name` names the ops
+  made while a graph is built."""
+  tf = tf_namespace()
+  pred = tf.reshape(pred, [], name=_suffixed(name, "_pred"))
+  return (both(live, tf.logical_not(pred, name=_suffixed(name, "_false")),
+               _suffixed(name, "_f_live")),
+          both(live, pred, _suffixed(name, "_t_live")))
+
+
+def merged_live(lives, name=None):
+  """A Merge's liveness: live where one of its inputs is (None: always live)."""
+  if any(live is None for live in lives):
+    return None
+  tf = tf_namespace()
+  return tf.reduce_any(tf.stack(lives), name=_suffixed(name, "_live"))
 
 
 def switch(data, pred, live, name):
   """The Switch node's operation, its outputs (false branch, true branch) and their
   liveness. A variable (a reference or resource handle) passes through as itself."""
-  tf = _tf()
   if isinstance(data, ResourceVariable):
-    op, outputs = tf.no_op(name=name), (data, data)
+    op, outputs = tf_namespace().no_op(name=name), (data, data)
   else:
     outputs = graph_build.record_call(_switch, (data,), op_type="Switch", name=name)
     op = outputs[0].op
-  pred = tf.reshape(pred, [], name=name[:-1] + "_pred")
-  lives = (both(live, tf.logical_not(pred, name=name[:-1] + "_false"), name[:-1] + "_f_live"),
-           both(live, pred, name[:-1] + "_t_live"))
-  return op, outputs, lives
+  return op, outputs, switch_lives(pred, live, name[:-1])
 
 
 def _switch(data):
-  return _tf().identity(data), _tf().identity(data)
+  return tf_namespace().identity(data), tf_namespace().identity(data)
 
 
 def merge(inputs, lives, name):
   """The Merge node's operation, outputs (value, value_index) and liveness."""
-  flags = [_tf().constant(True) if live is None else live for live in lives]
-  outputs = graph_build.record_call(select_live, (list(inputs), flags), op_type="Merge", name=name)
-  live = None
-  if all(x is not None for x in lives):
-    live = _tf().reduce_any(_tf().stack(lives), name=name[:-1] + "_live")
+  outputs = graph_build.record_call(select_live, (list(inputs), list(lives)), op_type="Merge",
+                                    name=name)
+  live = merged_live(lives, name[:-1])
   return outputs[0].op, outputs, (live, live)
 
 
-def select_live(inputs, flags):
-  """The first live input, and its index."""
-  tf = _tf()
+def select_live(inputs, lives):
+  """The first live input (None: always live), and its index."""
+  tf = tf_namespace()
   value, index = inputs[-1], tf.constant(len(inputs) - 1)
   for i in reversed(range(len(inputs) - 1)):
-    value = tf.where(flags[i], inputs[i], value)
-    index = tf.where(flags[i], tf.constant(i), index)
+    if lives[i] is None:
+      value, index = inputs[i], tf.constant(i)
+    else:
+      value = tf.where(lives[i], inputs[i], value)
+      index = tf.where(lives[i], tf.constant(i), index)
   return value, index
 
 
@@ -74,7 +89,7 @@ def guarded(kernel):
     flag = live._value
     for var, old in zip(variables, before):
       new = state_ops.read(var)._value
-      state_ops.write(var, _tf().where(Tensor(flag), Tensor(new), Tensor(old))._value)
+      state_ops.write(var, tf_namespace().where(Tensor(flag), Tensor(new), Tensor(old))._value)
     return result
   return run
 

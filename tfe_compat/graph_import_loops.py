@@ -18,6 +18,7 @@ import numpy as np
 
 from tfe_compat import graph_import_cond as cond
 from tfe_compat import graph_kernels
+from tfe_compat.framework.graph_util import node_name, tensor_name
 from tfe_compat.framework.tensor import Tensor
 
 FRAME_OP = "WhileLoop"  # the op type of a frame's operation
@@ -33,14 +34,6 @@ def _kind(node):
   return op[3:] if op.startswith("Ref") and op[3:] in _LOOP_OPS else op
 
 
-def _key(name):
-  return name if ":" in name else name + ":0"
-
-
-def _source(name):
-  return name.lstrip("^").split(":")[0]
-
-
 class _Loop:
   """One frame: its variables, its loop-invariant inputs and its nodes."""
 
@@ -51,15 +44,15 @@ class _Loop:
     if len(loop_cond) != 1:
       raise ValueError("The while loop '%s' has %d LoopCond nodes, not one"
                        % (name, len(loop_cond)))
-    self.pred = _key(loop_cond[0].input[0])
-    switches = {_key(n.input[0]): n for n in nodes if _kind(n) == "Switch" and
-                _key(n.input[1]) == loop_cond[0].name + ":0"}
-    exits = {_key(n.input[0]): n for n in nodes if _kind(n) == "Exit"}
+    self.pred = tensor_name(loop_cond[0].input[0])
+    switches = {tensor_name(n.input[0]): n for n in nodes if _kind(n) == "Switch" and
+                tensor_name(n.input[1]) == loop_cond[0].name + ":0"}
+    exits = {tensor_name(n.input[0]): n for n in nodes if _kind(n) == "Exit"}
     self.env_keys, self.initial, self.next, self.exits = [], [], [], []
     structure = {n.name for n in nodes if _kind(n) in _LOOP_OPS and _kind(n) not in
                  ("Merge", "Switch")} | {n.name for n in switches.values()}
     for merge in nodes:  # a loop variable's Merge: of its Enter and its NextIteration
-      sources = [by_name[_source(i)] for i in merge.input]
+      sources = [by_name[node_name(i)] for i in merge.input]
       enter = [s for s in sources if _kind(s) == "Enter"]
       after = [i for i, s in zip(merge.input, sources) if _kind(s) == "NextIteration"]
       if _kind(merge) != "Merge" or not enter:  # else a tf.cond's Merge inside the loop
@@ -69,29 +62,27 @@ class _Loop:
         raise ValueError("The while loop '%s' has a Merge ('%s') that tfe_compat does not "
                          "know as a loop variable's" % (name, merge.name))
       structure.add(merge.name)
-      self.initial.append(_key(enter[0].input[0]))
-      self.next.append(_key(by_name[_source(after[0])].input[0]))
+      self.initial.append(tensor_name(enter[0].input[0]))
+      self.next.append(tensor_name(by_name[node_name(after[0])].input[0]))
       self.env_keys.append([merge.name + ":0", switch.name + ":0", switch.name + ":1"])
       self.exits.append(exits.get(switch.name + ":0"))
     self.invariant, self.controls, self.nodes = [], [], {}
     for node in nodes:
       kind = _kind(node)
       if kind == "Enter" and "is_constant" in node.attr and node.attr["is_constant"].b:
-        self.invariant.append((node.name + ":0", _key(node.input[0])))
+        self.invariant.append((node.name + ":0", tensor_name(node.input[0])))
       elif node.name not in structure:
         if node.op.startswith(_STATEFUL):
           raise ValueError("tfe_compat does not import assignments inside a TF 1.x while "
                            "loop: '%s' (%s) in '%s'" % (node.name, node.op, name))
         attrs = {k: decode(v) for k, v in node.attr.items() if not k.startswith("_")}
-        if node.op in graph_kernels.NEEDS_OP_TYPE:
-          attrs["op_type"] = node.op
         self.nodes[node.name] = (node, attrs)
       for i in node.input:
-        if _source(i) not in members:  # taken from outside: a loop invariant
+        if node_name(i) not in members:  # taken from outside: a loop invariant
           if i.startswith("^"):
             self.controls.append(i)
           elif kind != "Enter":
-            self.invariant.append((_key(i), _key(i)))
+            self.invariant.append((tensor_name(i), tensor_name(i)))
     self.device = next(n.device for n in nodes if _kind(n) == "Enter")
     known = {k for keys in self.env_keys for k in keys} | {k for k, _ in self.invariant}
     self.cond_order = self._order([self.pred], known)
@@ -101,7 +92,7 @@ class _Loop:
     """The frame's nodes that `targets` need (their control inputs too: a conditional's
     branch runs where they are live), each after those it takes inputs from."""
     order, seen = [], set()
-    stack = [(_source(t), False) for t in targets if t not in known]
+    stack = [(node_name(t), False) for t in targets if t not in known]
     while stack:
       name, ready = stack.pop()
       if ready:
@@ -115,9 +106,9 @@ class _Loop:
       seen.add(name)
       stack.append((name, True))
       for i in self.nodes[name][0].input:
-        if i.startswith("^") and _source(i) in self.nodes or \
-            not i.startswith("^") and _key(i) not in known:
-          stack.append((_source(i), False))
+        if i.startswith("^") and node_name(i) in self.nodes or \
+            not i.startswith("^") and tensor_name(i) not in known:
+          stack.append((node_name(i), False))
     return order
 
   def _run(self, order, env):
@@ -126,21 +117,19 @@ class _Loop:
     live = {}  # node name -> where it runs (a boolean Tensor), behind a Switch in the loop
     for name in order:
       node, attrs = self.nodes[name]
-      keys = [_key(i) for i in node.input if not i.startswith("^")]
+      keys = [tensor_name(i) for i in node.input if not i.startswith("^")]
       inputs = [env[k] for k in keys]
       flag = None
       for i in node.input:  # a control input: its node's liveness; a data input: its own
-        flag = cond.both(flag, live.get(_source(i) if i.startswith("^") else _key(i)), None)
+        source = node_name(i) if i.startswith("^") else tensor_name(i)
+        flag = cond.both(flag, live.get(source))
       kind = _kind(node)
       if kind == "Switch":
-        pred = _tf().reshape(inputs[1], [])
-        out, flags = [inputs[0]] * 2, [cond.both(flag, _tf().logical_not(pred), None),
-                                       cond.both(flag, pred, None)]
+        out, flags = [inputs[0]] * 2, list(cond.switch_lives(inputs[1], flag))
       elif kind == "Merge":
-        flags = [live.get(k) for k in keys]
-        out = list(cond.select_live(inputs, [_tf().constant(True) if f is None else f
-                                             for f in flags]))
-        flag = None if None in flags else _tf().reduce_any(_tf().stack(flags))
+        lives = [live.get(k) for k in keys]
+        out = list(cond.select_live(inputs, lives))
+        flag = cond.merged_live(lives)
         flags = [flag] * 2
       else:
         out = _evaluate(node, inputs, attrs)
@@ -185,11 +174,6 @@ class _Loop:
     return run
 
 
-def _tf():
-  import tfe_compat  # pylint: disable=import-outside-toplevel
-  return tfe_compat
-
-
 def _evaluate(node, inputs, attrs):
   """The node's outputs (a list of Tensors), computed with its kernel."""
   if node.op == "Const":
@@ -227,7 +211,7 @@ def split_frames(nodes, decode):
   consumers = {}
   for node in nodes:
     for i in node.input:
-      consumers.setdefault(_source(i), []).append(node.name)
+      consumers.setdefault(node_name(i), []).append(node.name)
   replaced, result, kernels = set(), [], {}
   node_def_class = type(nodes[0])
   for frame, enters in frames.items():

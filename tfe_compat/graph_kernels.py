@@ -6,6 +6,9 @@ or reference is the Variable) and its attributes (decoded by graph_import.py). I
 the node's output, or a tuple of its outputs. Attributes the computation does not need
 (`T`, `Tidx`, `use_locking`, ...) are accepted and ignored.
 """
+import functools
+import inspect
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -14,7 +17,8 @@ from tfe_compat import state_ops
 from tfe_compat.framework.tensor import Tensor
 
 
-def _tf():
+def tf_namespace():
+  """The `tf` namespace (the package root, imported when first needed: it imports this)."""
   import tfe_compat  # pylint: disable=import-outside-toplevel
   return tfe_compat
 
@@ -27,9 +31,12 @@ KERNELS = {}
 
 
 def kernel(*op_types):
+  """Registers `fn` as the kernel of `op_types`; a kernel with an `op_type` parameter serving
+  several types gets each type's own bound."""
   def register(fn):
+    takes_type = "op_type" in inspect.signature(fn).parameters
     for op_type in op_types:
-      KERNELS[op_type] = fn
+      KERNELS[op_type] = functools.partial(fn, op_type=op_type) if takes_type else fn
     return fn
   return register
 
@@ -37,7 +44,7 @@ def kernel(*op_types):
 def _simple(op_type, name, *arg_attrs):
   """A kernel calling `tf.<name>(*inputs, **{attrs named in arg_attrs})`."""
   def run(*inputs, **attrs):
-    fn = _tf()
+    fn = tf_namespace()
     for part in name.split("."):
       fn = getattr(fn, part)
     return fn(*inputs, **{k: attrs[k] for k in arg_attrs if k in attrs})
@@ -84,7 +91,7 @@ _simple("MatMul", "matmul", "transpose_a", "transpose_b")
 
 @kernel("Squeeze")
 def _squeeze(x, squeeze_dims=(), **_):
-  return _tf().squeeze(x, axis=list(squeeze_dims) or None)
+  return tf_namespace().squeeze(x, axis=list(squeeze_dims) or None)
 
 
 _simple("Pad", "pad")
@@ -94,67 +101,67 @@ _simple("Cumprod", "cumprod", "exclusive", "reverse")
 
 @kernel("MirrorPad")
 def _mirror_pad(x, paddings, mode, **_):
-  return _tf().pad(x, paddings, mode=mode)
+  return tf_namespace().pad(x, paddings, mode=mode)
 
 
 @kernel("PadV2")
 def _pad_v2(x, paddings, constant_values, **_):
-  return _tf().pad(x, paddings, constant_values=constant_values)
+  return tf_namespace().pad(x, paddings, constant_values=constant_values)
 
 
 @kernel("ResizeBilinear", "ResizeNearestNeighbor", "ResizeBicubic", "ResizeArea")
-def _resize(images, size, align_corners=False, half_pixel_centers=False, op_type="", **_):
-  fn = getattr(_tf().image, {"ResizeBilinear": "resize_bilinear",
-                             "ResizeNearestNeighbor": "resize_nearest_neighbor",
-                             "ResizeBicubic": "resize_bicubic",
-                             "ResizeArea": "resize_area"}[op_type])
+def _resize(images, size, align_corners=False, half_pixel_centers=False, *, op_type, **_):
+  fn = getattr(tf_namespace().image, {"ResizeBilinear": "resize_bilinear",
+                                      "ResizeNearestNeighbor": "resize_nearest_neighbor",
+                                      "ResizeBicubic": "resize_bicubic",
+                                      "ResizeArea": "resize_area"}[op_type])
   kwargs = {"half_pixel_centers": half_pixel_centers} if half_pixel_centers else {}
   return fn(images, size, align_corners=align_corners, **kwargs)
 
 
 @kernel("LRN")
 def _lrn(x, depth_radius=5, bias=1., alpha=1., beta=0.5, **_):
-  return _tf().nn.local_response_normalization(x, depth_radius, bias, alpha, beta)
+  return tf_namespace().nn.local_response_normalization(x, depth_radius, bias, alpha, beta)
 
 
 @kernel("Concat")
 def _concat_v1(axis, *values, **_):
-  return _tf().concat(list(values), axis)
+  return tf_namespace().concat(list(values), axis)
 
 
 @kernel("SplitV")
 def _split_v(x, sizes, axis, num_split, **_):
-  return tuple(_tf().split(x, sizes, axis=axis, num=num_split))
+  return tuple(tf_namespace().split(x, sizes, axis=axis, num=num_split))
 
 
 @kernel("Gather", "ResourceGather")
 def _gather_v1(params, indices, **_):
-  return _tf().gather(params, indices)
+  return tf_namespace().gather(params, indices)
 
 
 @kernel("ClipByValue")
 def _clip(x, low, high, **_):
-  return _tf().clip_by_value(x, low, high)
+  return tf_namespace().clip_by_value(x, low, high)
 
 
 @kernel("IdentityN")
 def _identity_n(*inputs, **_):
-  return tuple(_tf().identity(x) for x in inputs)
+  return tuple(tf_namespace().identity(x) for x in inputs)
 
 
 @kernel("BatchMatMul", "BatchMatMulV2", "BatchMatMulV3")
 def _batch_matmul(x, y, adj_x=False, adj_y=False, **_):
-  return _tf().matmul(x, y, adjoint_a=adj_x, adjoint_b=adj_y)
+  return tf_namespace().matmul(x, y, adjoint_a=adj_x, adjoint_b=adj_y)
 
 
 @kernel("Cast")
 def _cast(x, DstT, **_):  # pylint: disable=invalid-name
-  return _tf().cast(x, DstT)
+  return tf_namespace().cast(x, DstT)
 
 
 @kernel("Sum", "Mean", "Prod", "Max", "Min", "All", "Any")
-def _reduce(x, axis, keep_dims=False, op_type="Sum", **_):
-  tf = _tf()
+def _reduce(x, axis, keep_dims=False, *, op_type, **_):
+  tf = tf_namespace()
   fn = {"Sum": tf.reduce_sum, "Mean": tf.reduce_mean, "Prod": tf.reduce_prod,
         "Max": tf.reduce_max, "Min": tf.reduce_min, "All": tf.reduce_all,
         "Any": tf.reduce_any}[op_type]
@@ -163,116 +170,116 @@ def _reduce(x, axis, keep_dims=False, op_type="Sum", **_):
 
 @kernel("ConcatV2")
 def _concat(*inputs, **_):
-  return _tf().concat(list(inputs[:-1]), inputs[-1])
+  return tf_namespace().concat(list(inputs[:-1]), inputs[-1])
 
 
 @kernel("DynamicStitch", "ParallelDynamicStitch")
 def _dynamic_stitch(*inputs, N, **_):  # pylint: disable=invalid-name
-  return _tf().dynamic_stitch(list(inputs[:N]), list(inputs[N:]))
+  return tf_namespace().dynamic_stitch(list(inputs[:N]), list(inputs[N:]))
 
 
 @kernel("AddN")
 def _add_n(*inputs, **_):
-  return _tf().add_n(list(inputs))
+  return tf_namespace().add_n(list(inputs))
 
 
 @kernel("Pack")
 def _pack(*inputs, axis=0, **_):
-  return _tf().stack(list(inputs), axis=axis)
+  return tf_namespace().stack(list(inputs), axis=axis)
 
 
 @kernel("Unpack")
 def _unpack(x, num, axis=0, **_):
-  return tuple(_tf().unstack(x, num=num, axis=axis))
+  return tuple(tf_namespace().unstack(x, num=num, axis=axis))
 
 
 @kernel("Split")
 def _split(axis, x, num_split, **_):
-  return tuple(_tf().split(x, num_split, axis=axis))
+  return tuple(tf_namespace().split(x, num_split, axis=axis))
 
 
 @kernel("GatherV2")
 def _gather(params, indices, axis, batch_dims=0, **_):
-  return _tf().gather(params, indices, axis=axis, batch_dims=batch_dims)
+  return tf_namespace().gather(params, indices, axis=axis, batch_dims=batch_dims)
 
 
 @kernel("StridedSlice")
 def _strided_slice(x, begin, end, strides, begin_mask=0, end_mask=0, ellipsis_mask=0,
                    new_axis_mask=0, shrink_axis_mask=0, **_):
-  return _tf().strided_slice(x, begin, end, strides, begin_mask=begin_mask, end_mask=end_mask,
-                             ellipsis_mask=ellipsis_mask, new_axis_mask=new_axis_mask,
-                             shrink_axis_mask=shrink_axis_mask)
+  return tf_namespace().strided_slice(
+      x, begin, end, strides, begin_mask=begin_mask, end_mask=end_mask,
+      ellipsis_mask=ellipsis_mask, new_axis_mask=new_axis_mask,
+      shrink_axis_mask=shrink_axis_mask)
 
 
 @kernel("Conv2D")
 def _conv2d(x, kernel_, strides, padding, data_format="NHWC", dilations=None, **_):
-  return _tf().nn.conv2d(x, kernel_, strides=strides, padding=padding, data_format=data_format,
-                         dilations=dilations)
+  return tf_namespace().nn.conv2d(x, kernel_, strides=strides, padding=padding,
+                                  data_format=data_format, dilations=dilations)
 
 
 @kernel("DepthwiseConv2dNative")
 def _depthwise(x, kernel_, strides, padding, data_format="NHWC", dilations=None, **_):
-  return _tf().nn.depthwise_conv2d_native(x, kernel_, strides, padding,
-                                          data_format=data_format, dilations=dilations)
+  return tf_namespace().nn.depthwise_conv2d_native(x, kernel_, strides, padding,
+                                                   data_format=data_format, dilations=dilations)
 
 
 @kernel("Conv2DBackpropInput")
 def _conv2d_backprop_input(sizes, kernel_, grad, strides, padding, data_format="NHWC",
                            dilations=None, **_):
-  return _tf().nn.conv2d_backprop_input(sizes, kernel_, grad, strides, padding,
-                                        data_format=data_format, dilations=dilations)
+  return tf_namespace().nn.conv2d_backprop_input(sizes, kernel_, grad, strides, padding,
+                                                 data_format=data_format, dilations=dilations)
 
 
 @kernel("Conv2DBackpropFilter")
 def _conv2d_backprop_filter(x, sizes, grad, strides, padding, data_format="NHWC",
                             dilations=None, **_):
-  return _tf().nn.conv2d_backprop_filter(x, sizes, grad, strides, padding,
-                                         data_format=data_format, dilations=dilations)
+  return tf_namespace().nn.conv2d_backprop_filter(x, sizes, grad, strides, padding,
+                                                  data_format=data_format, dilations=dilations)
 
 
 @kernel("MaxPool", "AvgPool")
-def _pool(x, ksize, strides, padding, data_format="NHWC", op_type="MaxPool", **_):
-  fn = _tf().nn.max_pool if op_type == "MaxPool" else _tf().nn.avg_pool
+def _pool(x, ksize, strides, padding, data_format="NHWC", *, op_type, **_):
+  fn = tf_namespace().nn.max_pool if op_type == "MaxPool" else tf_namespace().nn.avg_pool
   return fn(x, ksize, strides, padding, data_format=data_format)
 
 
 @kernel("MaxPoolGrad")
 def _max_pool_grad(x, _, grad, ksize, strides, padding, data_format="NHWC", **__):
-  pool = lambda v: _tf().nn.max_pool(Tensor(v), ksize, strides, padding,
-                                     data_format=data_format)._value
+  pool = lambda v: tf_namespace().nn.max_pool(Tensor(v), ksize, strides, padding,
+                                              data_format=data_format)._value
   return Tensor(jax.vjp(pool, x._value)[1](grad._value)[0])
 
 
 @kernel("AvgPoolGrad")
 def _avg_pool_grad(shape, grad, ksize, strides, padding, data_format="NHWC", **_):
   zeros = jnp.zeros(tuple(int(d) for d in np.asarray(shape._value)), grad._value.dtype)
-  pool = lambda v: _tf().nn.avg_pool(Tensor(v), ksize, strides, padding,
-                                     data_format=data_format)._value
+  pool = lambda v: tf_namespace().nn.avg_pool(Tensor(v), ksize, strides, padding,
+                                              data_format=data_format)._value
   return Tensor(jax.vjp(pool, zeros)[1](grad._value)[0])
 
 
 @kernel("FusedBatchNorm", "FusedBatchNormV2", "FusedBatchNormV3")
 def _fused_batch_norm(x, scale, offset, mean, variance, epsilon=1e-4, data_format="NHWC",
-                      is_training=True, exponential_avg_factor=1.0, op_type="FusedBatchNorm",
-                      **_):
-  y, batch_mean, batch_var = _tf().nn.fused_batch_norm(
-      x, scale, offset, mean=None if is_training else mean,
-      variance=None if is_training else variance, epsilon=epsilon, data_format=data_format,
-      is_training=is_training)
+                      is_training=True, exponential_avg_factor=1.0, *, op_type, **_):
+  y, batch_mean, batch_var = tf_namespace().nn.fused_batch_norm(
+               x, scale, offset, mean=None if is_training else mean,
+               variance=None if is_training else variance, epsilon=epsilon, data_format=data_format,
+               is_training=is_training)
   extra = (batch_mean, batch_var) + ((batch_mean,) if op_type == "FusedBatchNormV3" else ())
   return (y, batch_mean, batch_var) + extra
 
 
 @kernel("TopKV2")
 def _top_k(x, k, sorted=True, **_):  # pylint: disable=redefined-builtin
-  result = _tf().nn.top_k(x, k, sorted=sorted)
+  result = tf_namespace().nn.top_k(x, k, sorted=sorted)
   return result.values, result.indices
 
 
 # ---- random draws (TF's generators are not JAX's: values differ from TensorFlow's) ----
 @kernel("RandomUniform", "RandomStandardNormal", "TruncatedNormal")
-def _random(shape, dtype, seed=0, seed2=0, op_type="RandomUniform", **_):
-  tf = _tf()
+def _random(shape, dtype, seed=0, seed2=0, *, op_type, **_):
+  tf = tf_namespace()
   fn = {"RandomUniform": tf.random_uniform, "RandomStandardNormal": tf.random_normal,
         "TruncatedNormal": tf.truncated_normal}[op_type]
   return fn(shape, dtype=dtype, seed=seed2 if seed or seed2 else None)
@@ -286,14 +293,14 @@ def _key_counter(seed, **_):
 
 
 @kernel("StatelessRandomUniformV2", "StatelessRandomNormalV2", "StatelessTruncatedNormalV2")
-def _stateless_v2(shape, key, counter, alg, dtype, op_type="StatelessRandomUniformV2", **_):
+def _stateless_v2(shape, key, counter, alg, dtype, *, op_type, **_):
   seed = Tensor(jnp.concatenate([key._value, counter._value[:1]]).astype(jnp.int64))
   return _stateless(shape, seed, dtype=dtype, op_type=op_type)
 
 
 @kernel("StatelessRandomUniform", "StatelessRandomNormal", "StatelessTruncatedNormal")
-def _stateless(shape, seed, dtype, op_type="StatelessRandomUniform", **_):
-  tf = _tf()
+def _stateless(shape, seed, dtype, *, op_type, **_):
+  tf = tf_namespace()
   fn = {"Uniform": tf.random.stateless_uniform, "Normal": tf.random.stateless_normal,
         "TruncatedNormal": tf.random.stateless_truncated_normal}[
             op_type[len("Stateless"):].replace("Random", "").replace("V2", "")]
@@ -357,7 +364,7 @@ def _sparse_xent(logits, labels, **_):
   log_probs = jax.nn.log_softmax(logits, axis=-1)
   onehot = jax.nn.one_hot(labels, logits.shape[-1], dtype=logits.dtype)
   loss = -jnp.sum(onehot * log_probs, axis=-1)
-  return _tf().identity(Tensor(loss)), Tensor(jnp.exp(log_probs) - onehot)
+  return Tensor(loss), Tensor(jnp.exp(log_probs) - onehot)
 
 
 @kernel("SoftmaxCrossEntropyWithLogits")
@@ -369,13 +376,13 @@ def _xent(logits, labels, **_):
 
 # ---- variables and their updates (inputs are Variables) ----
 @kernel("Assign", "AssignVariableOp")
-def _assign(var, value, op_type="Assign", **_):
+def _assign(var, value, *, op_type, **_):
   state_ops.write(var, value._value)
-  return _tf().identity(value) if op_type == "Assign" else None
+  return tf_namespace().identity(value) if op_type == "Assign" else None
 
 
 @kernel("AssignAdd", "AssignSub", "AssignAddVariableOp", "AssignSubVariableOp")
-def _assign_add(var, value, op_type="AssignAdd", **_):
+def _assign_add(var, value, *, op_type, **_):
   sign = -1 if "Sub" in op_type else 1
   new = state_ops.read(var)._value + sign * value._value
   state_ops.write(var, new)
@@ -389,17 +396,16 @@ def _read(var, **_):
   return state_ops.read(var)
 
 
-def _update(op_type, rule):
-  """The kernels `Apply<op_type>` (reference) and `ResourceApply<op_type>`: `rule(var,
-  slots, *inputs) -> (new value, new slots)` over arrays, slots being Variables inputs."""
-  def apply(var, *inputs, slots=0, ref=True, **_):
-    slot_vars, rest = inputs[:slots], [x._value for x in inputs[slots:]]
-    values = [_jnp(v) for v in (var,) + tuple(slot_vars)]
-    new, new_slots = rule(values[0], values[1:], *rest)
-    for v, x in zip((var,) + tuple(slot_vars), (new,) + tuple(new_slots)):
-      state_ops.write(v, x.astype(values[0].dtype))
-    return Tensor(new) if ref else None
-  return apply
+def _apply_update(var, *inputs, rule, slots, ref, **_):
+  """The kernels `Apply<name>` (`ref`: returns the new value) and `ResourceApply<name>`:
+  `rule(value, slot values, *other inputs) -> (new value, new slot values)` over arrays; the
+  first `slots` inputs after the variable are its slot Variables."""
+  slot_vars, rest = inputs[:slots], [x._value for x in inputs[slots:]]
+  values = [_jnp(v) for v in (var,) + tuple(slot_vars)]
+  new, new_slots = rule(values[0], values[1:], *rest)
+  for v, x in zip((var,) + tuple(slot_vars), (new,) + tuple(new_slots)):
+    state_ops.write(v, x.astype(values[0].dtype))
+  return Tensor(new) if ref else None
 
 
 _UPDATES = {
@@ -430,10 +436,9 @@ def _rmsprop(v, slots, lr, rho, momentum, epsilon, g):
 
 
 for _name, (_slots, _rule) in _UPDATES.items():
-  _apply = _update(_name, _rule)
-  for _op_type, _ref in (("Apply" + _name, True), ("ResourceApply" + _name, False)):
-    KERNELS[_op_type] = (lambda apply, slots, ref: lambda var, *inputs, **attrs: apply(
-        var, *inputs, slots=slots, ref=ref, **attrs))(_apply, _slots, _ref)
+  for _prefix, _ref in (("Apply", True), ("ResourceApply", False)):
+    KERNELS[_prefix + _name] = functools.partial(_apply_update, rule=_rule, slots=_slots,
+                                                 ref=_ref)
 
 
 @kernel("NoOp")
@@ -502,14 +507,3 @@ def _ta_concat(_, flow, **__):
 @kernel("TensorArrayCloseV3")
 def _ta_close(*_, **__):
   return None
-
-
-# Op types whose kernels need the op type among their attributes.
-NEEDS_OP_TYPE = {"ResizeBilinear", "ResizeNearestNeighbor", "ResizeBicubic", "ResizeArea",
-                 "RandomUniform", "RandomStandardNormal", "TruncatedNormal",
-                 "StatelessRandomUniformV2", "StatelessRandomNormalV2",
-                 "StatelessTruncatedNormalV2", "StatelessRandomUniform", "StatelessRandomNormal",
-                 "StatelessTruncatedNormal", "Sum", "Mean", "Prod", "Max", "Min", "All", "Any", "MaxPool", "AvgPool",
-                 "FusedBatchNorm", "FusedBatchNormV2", "FusedBatchNormV3", "Assign",
-                 "AssignVariableOp", "AssignAdd", "AssignSub", "AssignAddVariableOp",
-                 "AssignSubVariableOp"}

@@ -8,9 +8,6 @@ imports the meta graph whose tags match (train/meta_graph.py), restores its vari
 """
 import os
 
-from google.protobuf import message
-from google.protobuf import text_format
-
 from tfe_compat.framework import graph as graph_lib
 from tfe_compat.framework.api import export
 from tfe_compat.proto import meta_graph_pb2
@@ -39,18 +36,10 @@ _INIT_OP_KEYS = ("saved_model_main_op", "legacy_init_op")
 
 def _read(export_dir):
   """The SavedModel proto of `export_dir` (binary or text), TF's IOErrors otherwise."""
-  saved_model = meta_graph_pb2.SavedModel()
-  for filename, parse in (("saved_model.pb", saved_model.ParseFromString),
-                          ("saved_model.pbtxt", lambda data: text_format.Merge(
-                              data.decode("utf-8"), saved_model))):
+  for filename, formats in (("saved_model.pb", ("binary",)), ("saved_model.pbtxt", ("text",))):
     path = os.path.join(export_dir, filename)
     if os.path.exists(path):
-      with open(path, "rb") as f:
-        try:
-          parse(f.read())
-        except (message.DecodeError, text_format.ParseError) as error:
-          raise IOError("Cannot parse file %s: %s." % (path, error)) from None
-      return saved_model
+      return meta_graph.parse_file(path, meta_graph_pb2.SavedModel(), formats)
   raise IOError("SavedModel file does not exist at: %s/{saved_model.pbtxt|saved_model.pb}"
                 % export_dir)
 

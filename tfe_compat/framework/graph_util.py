@@ -29,17 +29,23 @@ def must_run_on_cpu(node, pin_variables_on_cpu=False):
   return False
 
 
-def _node_name(name):
+def node_name(name):
+  """The node of a NodeDef input ("^node", "node:1", "node" -> "node")."""
   return name[1:] if name.startswith("^") else name.split(":")[0]
+
+
+def tensor_name(name):
+  """The tensor a NodeDef data input names ("node" means "node:0")."""
+  return name if ":" in name else name + ":0"
 
 
 def _inputs_and_order(graph_def):
   """({node: names of its inputs and colocated nodes}, {node: NodeDef}, {node: position})."""
   inputs, nodes, order = {}, {}, {}
   for seq, node in enumerate(graph_def.node):
-    name = _node_name(node.name)
+    name = node_name(node.name)
     nodes[name], order[name] = node, seq
-    inputs[name] = [_node_name(x) for x in node.input]
+    inputs[name] = [node_name(x) for x in node.input]
     if "_class" in node.attr:
       inputs[name] += [c.decode("utf-8")[5:] for c in node.attr["_class"].list.s
                        if c.decode("utf-8").startswith("loc:@")]
@@ -116,8 +122,7 @@ def remove_training_nodes(input_graph, protected_nodes=None):
 @export("graph_util.tensor_shape_from_node_def_name")
 def tensor_shape_from_node_def_name(graph, input_name):
   """The static shape of the tensor `input_name` ("node" means "node:0") of `graph`."""
-  name = input_name if ":" in input_name else input_name + ":0"
-  return graph.get_tensor_by_name(name).get_shape()
+  return graph.get_tensor_by_name(tensor_name(input_name)).get_shape()
 
 
 @export("graph_util.convert_variables_to_constants")
@@ -144,7 +149,7 @@ def convert_variables_to_constants(sess, input_graph_def, output_node_names,
       new.name, new.op, new.device = node.name, "Const", node.device
       new.attr["dtype"].CopyFrom(node.attr["dtype"])
       new.attr["value"].tensor.CopyFrom(tensor_util.make_tensor_proto(values[node.name]))
-    elif node.op == "ReadVariableOp" and _node_name(node.input[0]) in values:
+    elif node.op == "ReadVariableOp" and node_name(node.input[0]) in values:
       new.CopyFrom(node)
       new.op = "Identity"
       new.attr["T"].CopyFrom(node.attr["dtype"])

@@ -11,6 +11,7 @@ which TensorFlow does not run.
 """
 import os
 
+from google.protobuf import message
 from google.protobuf import text_format
 
 from tfe_compat import graph_import
@@ -20,6 +21,7 @@ from tfe_compat.framework import graph as graph_lib
 from tfe_compat.framework import versions
 from tfe_compat.framework.api import export
 from tfe_compat.framework.graph import GraphKeys, GraphTensor, Operation
+from tfe_compat.framework.graph_util import node_name
 from tfe_compat.proto import meta_graph_pb2
 
 # Collections of VariableDefs (TF's proto-typed variable collections).
@@ -29,21 +31,29 @@ VARIABLE_COLLECTIONS = (GraphKeys.GLOBAL_VARIABLES, GraphKeys.TRAINABLE_VARIABLE
                         GraphKeys.METRIC_VARIABLES, "concatenated_variables")
 
 
+def parse_file(path, proto, formats=("binary", "text")):
+  """`proto` read from the file at `path`, in the first of `formats` that parses it (TF's
+  IOError when none does)."""
+  with open(path, "rb") as f:
+    data = f.read()
+  for form in formats:
+    try:
+      if form == "binary":
+        proto.ParseFromString(data)
+      else:
+        text_format.Merge(data.decode("utf-8"), proto)
+      return proto
+    except (message.DecodeError, text_format.ParseError) as error:
+      proto.Clear()
+      failure = error
+  raise IOError("Cannot parse file %s: %s." % (path, failure))
+
+
 def read_meta_graph_file(filename):
   """The MetaGraphDef of a binary or text `.meta` file."""
   if not os.path.exists(filename):
     raise IOError("File %s does not exist." % filename)
-  with open(filename, "rb") as f:
-    data = f.read()
-  meta_graph = meta_graph_pb2.MetaGraphDef()
-  try:
-    meta_graph.ParseFromString(data)
-  except Exception:  # pylint: disable=broad-except
-    try:
-      text_format.Merge(data.decode("utf-8"), meta_graph)
-    except text_format.ParseError as error:
-      raise IOError("Cannot parse file %s: %s." % (filename, error)) from None
-  return meta_graph
+  return parse_file(filename, meta_graph_pb2.MetaGraphDef())
 
 
 def _variable_def(value):
@@ -58,7 +68,7 @@ def _prefixed(prefix, name):
 
 def _variable(graph, variable_def, prefix):
   """The imported Variable a VariableDef describes, given its initializer and trainability."""
-  op = graph.get_operation_by_name(_prefixed(prefix, variable_def.variable_name.split(":")[0]))
+  op = graph.get_operation_by_name(_prefixed(prefix, node_name(variable_def.variable_name)))
   var = getattr(op, "variable", None)
   if var is None:
     raise ValueError("The VariableDef of %s names an operation that is not a variable (%s)."
