@@ -21,11 +21,14 @@ LR, BETA1, BETA2, EPSILON = 1e-3, 0.9, 0.999, 1e-8  # tf.train.AdamOptimizer(1e-
 
 
 # ---- The JAX side ----
-def _conv_pool(x, kernel, bias):
-  """Conv2D(padding='SAME') then MaxPool2D(2, padding='SAME'), NHWC."""
+def conv_pool(x, kernel, bias, activation=None, pool_padding="SAME"):
+  """Conv2D(padding='SAME', activation) then MaxPool2D(2, padding=pool_padding), NHWC: the
+  hand-written JAX convolution block of the benchmarks."""
   y = lax.conv_general_dilated(x, kernel, (1, 1), "SAME",
                                dimension_numbers=("NHWC", "HWIO", "NHWC")) + bias
-  return lax.reduce_window(y, -jnp.inf, lax.max, (1, 2, 2, 1), (1, 2, 2, 1), "SAME")
+  if activation is not None:
+    y = activation(y)
+  return lax.reduce_window(y, -jnp.inf, lax.max, (1, 2, 2, 1), (1, 2, 2, 1), pool_padding)
 
 
 def _hard_sigmoid(x):
@@ -34,7 +37,7 @@ def _hard_sigmoid(x):
 
 def _logits(params, images):
   k1, b1, k2, b2, lstm_kernel, lstm_recurrent, lstm_bias, dense_kernel, dense_bias = params
-  feat = _conv_pool(_conv_pool(images.reshape(-1, 28, 28, 1), k1, b1), k2, b2)
+  feat = conv_pool(conv_pool(images.reshape(-1, 28, 28, 1), k1, b1), k2, b2)
   feat = jnp.transpose(feat.reshape(-1, 49, 64), (0, 2, 1))  # [batch, 64 steps, 49]
   projected = jnp.einsum("btd,dg->tbg", feat, lstm_kernel) + lstm_bias
 

@@ -20,6 +20,7 @@ import tfe_compat
 
 tfe_compat.install()
 import workloads  # pylint: disable=g-import-not-at-top  (imports tensorflow: after install())
+from cnn_case import conv_pool  # pylint: disable=g-import-not-at-top
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = ["op_overhead.py", "tape.py", "function.py", "layers.py",
@@ -84,14 +85,11 @@ def jax_cnn():
             "b1": jnp.zeros(32, jnp.float32), "b2": jnp.zeros(64, jnp.float32),
             "d1": dense(keys[2], 7 * 7 * 64, 128), "d2": dense(keys[3], 128, 10)}
 
-  def conv_pool(x, w, b):
-    y = jax.lax.conv_general_dilated(x, w, (1, 1), "SAME",
-                                     dimension_numbers=("NHWC", "HWIO", "NHWC"))
-    y = jax.nn.relu(y + b)
-    return jax.lax.reduce_window(y, -jnp.inf, jax.lax.max, (1, 2, 2, 1), (1, 2, 2, 1), "VALID")
+  def block(x, w, b):
+    return conv_pool(x, w, b, jax.nn.relu, "VALID")
 
   def loss(p, x, labels):
-    h = conv_pool(conv_pool(x, p["c1"], p["b1"]), p["c2"], p["b2"]).reshape(x.shape[0], -1)
+    h = block(block(x, p["c1"], p["b1"]), p["c2"], p["b2"]).reshape(x.shape[0], -1)
     h = jax.nn.relu(h @ p["d1"]["w"] + p["d1"]["b"])
     return cross_entropy(h @ p["d2"]["w"] + p["d2"]["b"], labels)
   return jax_training_step(loss, params, optax.adam(1e-3),
