@@ -358,3 +358,12 @@ def test_freezing_an_imported_meta_graph():
     with tf.Session() as sess:
       np.testing.assert_allclose(sess.run(probs, {"images:0": images})[:2], golden["probs"],
                                  atol=1e-6)
+
+
+def test_export_options_not_provided_raise():
+  with tf.Graph().as_default():
+    tf.Variable(1., name="scoped/v")
+    with pytest.raises(NotImplementedError, match="export_scope='scoped'"):
+      tf.train.export_meta_graph(export_scope="scoped")
+    with pytest.raises(NotImplementedError, match="save_debug_info=True"):
+      tf.train.export_meta_graph(save_debug_info=True)

@@ -169,7 +169,14 @@ def export_meta_graph(filename=None, meta_info_def=None, graph_def=None, saver_d
                       collection_list=None, as_text=False, graph=None, export_scope=None,
                       clear_devices=False, clear_extraneous_savers=False,
                       strip_default_attrs=False, save_debug_info=False, **kwargs):
-  """The MetaGraphDef of `graph` (default: the default graph), written to `filename` if given."""
+  """The MetaGraphDef of `graph` (default: the default graph), written to `filename` if given.
+  (`strip_default_attrs` and `clear_extraneous_savers` change nothing here: tfe_compat's
+  NodeDefs carry no default-valued attributes of their own and its Savers add no nodes.)"""
+  if export_scope is not None or save_debug_info:
+    raise NotImplementedError(
+        "export_meta_graph(%s) is not supported by tfe_compat: it exports the whole graph "
+        "without debug information." % ("export_scope=%r" % export_scope
+                                         if export_scope is not None else "save_debug_info=True"))
   if graph is None and graph_lib.building() is None:
     raise RuntimeError("Exporting/importing meta graphs is not supported when eager execution "
                        "is enabled. No graph exists when eager execution is enabled.")

@@ -180,9 +180,11 @@ class Saver:
                         export_scope=None, clear_devices=False, clear_extraneous_savers=False,
                         strip_default_attrs=False, save_debug_info=False):
     """The default graph's MetaGraphDef with this Saver's SaverDef (written to `filename`)."""
-    return meta_graph.export_meta_graph(filename, saver_def=self.as_saver_def(),
-                                        collection_list=collection_list, as_text=as_text,
-                                        clear_devices=clear_devices)
+    return meta_graph.export_meta_graph(
+        filename, saver_def=self.as_saver_def(), collection_list=collection_list,
+        as_text=as_text, export_scope=export_scope, clear_devices=clear_devices,
+        clear_extraneous_savers=clear_extraneous_savers,
+        strip_default_attrs=strip_default_attrs, save_debug_info=save_debug_info)
 
   def as_saver_def(self):
     return meta_graph.saver_def_of(self)
