@@ -17,6 +17,7 @@ from jax import lax
 from tfe_compat.framework import errors
 from tfe_compat.framework import ops
 from tfe_compat.framework.api import export
+from tfe_compat.ops import fast_conv
 from tfe_compat.ops import pooling
 
 _SPATIAL = "DHW"
@@ -151,10 +152,8 @@ def _conv_impl(x, w, *, plan):
   if plan.groups == 1 and set(w.shape[:-2]) <= {1} and (
       isinstance(plan.padding, str) or not any(map(any, plan.padding))):
     return _pointwise(x, w, plan)
-  return lax.conv_general_dilated(x, w, plan.strides, plan.padding,
-                                  rhs_dilation=plan.dilations,
-                                  dimension_numbers=plan.dimension_numbers,
-                                  feature_group_count=plan.groups)
+  return fast_conv.conv(x, w, (plan.strides, plan.padding, None, plan.dilations,
+                              plan.dimension_numbers, plan.groups))
 
 
 def _pointwise(x, w, plan):
@@ -184,9 +183,8 @@ def _separable_impl(x, dw, pw, *, plan):
 def _conv_transpose_impl(y, w, *, plan):
   """`plan.strides` dilate the input (lhs); `plan.padding` is explicit, see _transpose_plan."""
   w = jnp.flip(w, axis=tuple(range(len(plan.strides))))
-  return lax.conv_general_dilated(y, w, (1,) * len(plan.strides), plan.padding,
-                                  lhs_dilation=plan.strides, rhs_dilation=plan.dilations,
-                                  dimension_numbers=plan.dimension_numbers)
+  return fast_conv.conv(y, w, ((1,) * len(plan.strides), plan.padding, plan.strides,
+                              plan.dilations, plan.dimension_numbers, 1))
 
 
 _CONV = {1: ops.op(_conv_impl, name="Conv2D"), 2: ops.op(_conv_impl, name="Conv2D"),

@@ -23,6 +23,7 @@ from tfe_compat.keras.layers.conv_utils import (normalize_data_format, normalize
                                                 normalize_tuple)
 from tfe_compat.keras.layers.core import is_training
 from tfe_compat.ops import array_ops
+from tfe_compat.ops import fast_conv
 from tfe_compat.ops import init_ops
 
 
@@ -36,8 +37,8 @@ def conv_output_length(input_length, filter_size, padding, stride, dilation=1):
 
 
 def _conv(x, w, strides, padding, dilation):
-  return jax.lax.conv_general_dilated(x, w, strides, padding, rhs_dilation=dilation,
-                                      dimension_numbers=("NHWC", "HWIO", "NHWC"))
+  return fast_conv.conv(x, w, (tuple(strides), padding, None, tuple(dilation),
+                               ("NHWC", "HWIO", "NHWC"), 1))
 
 
 def _gated_conv(x, w, masks, strides, padding, dilation):

@@ -1,0 +1,71 @@
+"""`conv(x, w, params)`: `lax.conv_general_dilated`, whose filter gradient XLA:CPU runs fast.
+
+The gradient of a convolution with respect to its filter is another convolution, contracting
+over the batch and the output positions. XLA:CPU runs it 2-4x slower over a whole batch than
+over slices of the batch whose output gradient fits in ~1 MB, summed (the 5x5 32->64 filter
+gradient of a 14x14 layer at batch 64: 22 ms at once, 9 ms in four slices; a 3x3 64->64 one
+at 56x56, batch 8: 52 ms against 17 ms). On the CPU the derivative here writes the filter's
+tangent term as the concatenation of each slice's convolution, so that its transpose (the
+filter gradient) is the sum of the slices' filter gradients. A `custom_jvp`: forward-mode
+and higher derivatives work as for `lax.conv_general_dilated`; other backends run it whole.
+"""
+import functools
+import math
+
+import jax
+from jax import lax
+from jax.custom_derivatives import SymbolicZero
+
+_SLICE_BYTES = 1 << 20  # a slice's output gradient (0.4-1 MB measured best)
+_MAX_SLICES = 32  # one convolution per slice: bounds the program's size
+
+
+def conv(x, w, params):
+  """`lax.conv_general_dilated(x, w, *params)`; `params` = (window_strides, padding,
+  lhs_dilation, rhs_dilation, dimension_numbers, feature_group_count), hashable."""
+  return _conv(x, w, params)
+
+
+@functools.partial(jax.custom_jvp, nondiff_argnums=(2,))
+def _conv(x, w, params):
+  return lax.conv_general_dilated(x, w, *params)
+
+
+def _batch_axes(params):
+  numbers = params[4]
+  if numbers is None:
+    return 0, 0
+  if isinstance(numbers, lax.ConvDimensionNumbers):
+    return numbers.lhs_spec[0], numbers.out_spec[0]
+  return numbers[0].index("N"), numbers[2].index("N")
+
+
+def _sliced(x, dw, params, out):
+  """conv(x, dw) as the concatenation of the convolutions of batch slices of x."""
+  in_axis, out_axis = _batch_axes(params)
+  batch = x.shape[in_axis]
+  per_example = out.size // max(batch, 1) * out.dtype.itemsize
+  size = max(1, _SLICE_BYTES // max(per_example, 1), math.ceil(batch / _MAX_SLICES))
+  if size >= batch:
+    return lax.conv_general_dilated(x, dw, *params)
+  parts = [lax.conv_general_dilated(lax.slice_in_dim(x, start, min(start + size, batch),
+                                                     axis=in_axis), dw, *params)
+           for start in range(0, batch, size)]
+  return lax.concatenate(parts, out_axis)
+
+
+def _conv_jvp(params, primals, tangents):
+  x, w = primals
+  dx, dw = tangents
+  out = lax.conv_general_dilated(x, w, *params)
+  terms = []
+  if not isinstance(dx, SymbolicZero):
+    terms.append(lax.conv_general_dilated(dx, w, *params))
+  if not isinstance(dw, SymbolicZero):
+    terms.append(lax.platform_dependent(
+        x, dw, cpu=lambda x, dw: _sliced(x, dw, params, out),
+        default=lambda x, dw: lax.conv_general_dilated(x, dw, *params)))
+  return out, sum(terms[1:], terms[0]) if terms else lax.zeros_like_array(out)
+
+
+_conv.defjvp(_conv_jvp, symbolic_zeros=True)
