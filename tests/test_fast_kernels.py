@@ -1,6 +1,8 @@
 """ops/fast_matmul and ops/fast_conv: the same values and derivatives as jnp.matmul and
 lax.conv_general_dilated (first and second order, reverse and forward mode), with the
 derivative rewritten as documented on the CPU."""
+import re
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -35,10 +37,13 @@ def _derivatives(f, g, args):
   _close(second(f)(args[1]), second(g)(args[1]), rtol=1e-4)
 
 
+def _program(fn, *args):
+  return jax.jit(fn).lower(*args).compile().as_text()
+
+
 def _count(primitive, fn, *args):
   """How many `primitive` operations the CPU program of fn(*args) runs."""
-  text = jax.jit(fn).lower(*args).compile().as_text()
-  return text.count(" %s(" % primitive)
+  return _program(fn, *args).count(" %s(" % primitive)
 
 
 @pytest.mark.parametrize("shape", [(32, 784, 64), (8, 300, 40), (200, 50, 20)])
@@ -70,6 +75,13 @@ def test_conv_filter_gradient_runs_in_slices_on_the_cpu(monkeypatch):
   whole = jax.grad(lambda w: jnp.sum(lax.conv_general_dilated(x, w, *params) ** 2))
   assert _count("convolution", whole, w) == 2  # the forward and the filter gradient
   assert _count("convolution", filter_gradient(), w) == 1 + 4  # forward, four slices
+  # each in the layout XLA:CPU's fast convolution kernels take, also inside a nested jit
+  # whose input comes out of another operation (where XLA leaves the slices' convolutions
+  # as they are, 10x slower)
+  layer = jax.jit(lambda x, w: fast_conv.conv(x, w, params) + 1.)
+  loss = lambda x, w: jnp.sum(jax.nn.relu(layer(jnp.maximum(x, 0.1) * 2., w)) ** 2)
+  labels = re.findall(r"dim_labels=(\S+),", _program(jax.grad(loss, (0, 1)), x, w))
+  assert labels == ["b01f_01io->b01f"] * 6, labels  # forward, input gradient, slices
   _close(filter_gradient()(w), whole(w))
   monkeypatch.setattr(fast_conv, "_SLICE_BYTES", 1)  # one example a slice, at most 32 slices
   assert _count("convolution", filter_gradient(), w) == 1 + fast_conv._MAX_SLICES

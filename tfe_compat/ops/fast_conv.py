@@ -13,6 +13,7 @@ import functools
 import math
 
 import jax
+import numpy as np
 from jax import lax
 from jax.custom_derivatives import SymbolicZero
 
@@ -31,27 +32,40 @@ def _conv(x, w, params):
   return lax.conv_general_dilated(x, w, *params)
 
 
-def _batch_axes(params):
-  numbers = params[4]
-  if numbers is None:
-    return 0, 0
-  if isinstance(numbers, lax.ConvDimensionNumbers):
-    return numbers.lhs_spec[0], numbers.out_spec[0]
-  return numbers[0].index("N"), numbers[2].index("N")
+def _specs(x, dw, params):
+  """lax.ConvDimensionNumbers of the call: (batch, feature, *spatial) of x and the output,
+  (out feature, in feature, *spatial) of the filter."""
+  return lax.conv_dimension_numbers(x.shape, dw.shape, params[4])
+
+
+def _filter_term(x, dw, params, specs):
+  """conv(x, dw) on operands laid out [C, *spatial, N] and [I, *spatial, O], giving
+  [*spatial, N, O]: JAX's transpose of it (the filter gradient) is then a convolution in
+  the layout XLA:CPU's fast kernels take, which XLA does not always rearrange a slice's
+  gradient into by itself."""
+  lhs, rhs, out = specs
+  n = x.ndim
+  numbers = lax.ConvDimensionNumbers(lhs_spec=(n - 1, 0) + tuple(range(1, n - 1)),
+                                     rhs_spec=(n - 1, 0) + tuple(range(1, n - 1)),
+                                     out_spec=(n - 2, n - 1) + tuple(range(n - 2)))
+  y = lax.conv_general_dilated(
+      x.transpose((lhs[1],) + lhs[2:] + (lhs[0],)), dw.transpose((rhs[1],) + rhs[2:] + (rhs[0],)),
+      *params[:4], numbers, params[5])
+  return y.transpose(np.argsort(out[2:] + out[:2]))
 
 
 def _sliced(x, dw, params, out):
   """conv(x, dw) as the concatenation of the convolutions of batch slices of x."""
-  in_axis, out_axis = _batch_axes(params)
-  batch = x.shape[in_axis]
+  specs = _specs(x, dw, params)
+  batch = x.shape[specs[0][0]]
   per_example = out.size // max(batch, 1) * out.dtype.itemsize
   size = max(1, _SLICE_BYTES // max(per_example, 1), math.ceil(batch / _MAX_SLICES))
   if size >= batch:
     return lax.conv_general_dilated(x, dw, *params)
-  parts = [lax.conv_general_dilated(lax.slice_in_dim(x, start, min(start + size, batch),
-                                                     axis=in_axis), dw, *params)
+  parts = [_filter_term(lax.slice_in_dim(x, start, min(start + size, batch),
+                                         axis=specs[0][0]), dw, params, specs)
            for start in range(0, batch, size)]
-  return lax.concatenate(parts, out_axis)
+  return lax.concatenate(parts, specs[2][0])
 
 
 def _conv_jvp(params, primals, tangents):
