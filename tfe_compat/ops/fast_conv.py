@@ -32,31 +32,25 @@ def _conv(x, w, params):
   return lax.conv_general_dilated(x, w, *params)
 
 
-def _specs(x, dw, params):
-  """lax.ConvDimensionNumbers of the call: (batch, feature, *spatial) of x and the output,
-  (out feature, in feature, *spatial) of the filter."""
-  return lax.conv_dimension_numbers(x.shape, dw.shape, params[4])
-
-
 def _filter_term(x, dw, params, specs):
   """conv(x, dw) on operands laid out [C, *spatial, N] and [I, *spatial, O], giving
   [*spatial, N, O]: JAX's transpose of it (the filter gradient) is then a convolution in
   the layout XLA:CPU's fast kernels take, which XLA does not always rearrange a slice's
   gradient into by itself."""
-  lhs, rhs, out = specs
+  lhs, rhs, out = specs  # (batch, feature, *spatial); the filter's (out, in, *spatial)
+  second_first = lambda spec: (spec[1],) + spec[2:] + (spec[0],)
   n = x.ndim
   numbers = lax.ConvDimensionNumbers(lhs_spec=(n - 1, 0) + tuple(range(1, n - 1)),
                                      rhs_spec=(n - 1, 0) + tuple(range(1, n - 1)),
                                      out_spec=(n - 2, n - 1) + tuple(range(n - 2)))
-  y = lax.conv_general_dilated(
-      x.transpose((lhs[1],) + lhs[2:] + (lhs[0],)), dw.transpose((rhs[1],) + rhs[2:] + (rhs[0],)),
-      *params[:4], numbers, params[5])
+  y = lax.conv_general_dilated(x.transpose(second_first(lhs)), dw.transpose(second_first(rhs)),
+                               *params[:4], numbers, params[5])
   return y.transpose(np.argsort(out[2:] + out[:2]))
 
 
 def _sliced(x, dw, params, out):
   """conv(x, dw) as the concatenation of the convolutions of batch slices of x."""
-  specs = _specs(x, dw, params)
+  specs = lax.conv_dimension_numbers(x.shape, dw.shape, params[4])
   batch = x.shape[specs[0][0]]
   per_example = out.size // max(batch, 1) * out.dtype.itemsize
   size = max(1, _SLICE_BYTES // max(per_example, 1), math.ceil(batch / _MAX_SLICES))
