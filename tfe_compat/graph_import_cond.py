@@ -92,4 +92,3 @@ def guarded(kernel):
       state_ops.write(var, tf_namespace().where(Tensor(flag), Tensor(new), Tensor(old))._value)
     return result
   return run
-

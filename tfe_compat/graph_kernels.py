@@ -263,9 +263,9 @@ def _avg_pool_grad(shape, grad, ksize, strides, padding, data_format="NHWC", **_
 def _fused_batch_norm(x, scale, offset, mean, variance, epsilon=1e-4, data_format="NHWC",
                       is_training=True, exponential_avg_factor=1.0, *, op_type, **_):
   y, batch_mean, batch_var = tf_namespace().nn.fused_batch_norm(
-               x, scale, offset, mean=None if is_training else mean,
-               variance=None if is_training else variance, epsilon=epsilon, data_format=data_format,
-               is_training=is_training)
+      x, scale, offset, mean=None if is_training else mean,
+      variance=None if is_training else variance, epsilon=epsilon, data_format=data_format,
+      is_training=is_training)
   extra = (batch_mean, batch_var) + ((batch_mean,) if op_type == "FusedBatchNormV3" else ())
   return (y, batch_mean, batch_var) + extra
 

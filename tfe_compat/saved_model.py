@@ -9,6 +9,7 @@ imports the meta graph whose tags match (train/meta_graph.py), restores its vari
 import os
 
 from tfe_compat.framework import graph as graph_lib
+from tfe_compat.framework import node_defs
 from tfe_compat.framework.api import export
 from tfe_compat.proto import meta_graph_pb2
 from tfe_compat.train import meta_graph
@@ -107,10 +108,7 @@ def build_tensor_info(tensor):
   if graph_lib.building() is None:
     raise RuntimeError("build_tensor_info is not supported in Eager mode.")
   info = meta_graph_pb2.TensorInfo(name=tensor.name, dtype=tensor.dtype.as_datatype_enum)
-  if tensor.shape.dims is None:
-    info.tensor_shape.unknown_rank = True
-  for dim in tensor.shape.dims or ():
-    info.tensor_shape.dim.add(size=-1 if dim.value is None else dim.value)
+  node_defs.shape_proto(tensor.shape, info.tensor_shape)
   return info
 
 

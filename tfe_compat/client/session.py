@@ -6,8 +6,8 @@ and builds a pure function `(variable values, feeds, run counter) -> (fetched va
 variable values)` that replays the recorded calls (`graph_build.replay`). The function is
 jitted and cached by the run signature (fetches, targets, fed tensors; a `program_cache.LRU`;
 JAX caches per feed shape and dtype), so a training loop compiles once and dispatches one
-XLA computation per `run`. Each Session holds its own variable values. A run that cannot be compiled (string
-tensors, shapes that depend on values) replays the same calls eagerly.
+XLA computation per `run`. Each Session holds its own variable values. A run that cannot be
+compiled (string tensors, shapes that depend on values) replays the same calls eagerly.
 """
 import collections
 import sys

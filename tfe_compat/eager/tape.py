@@ -6,9 +6,9 @@ targets, numbers every value (sources, then constants, then op outputs) and diff
 that *program*: from the values each op saw when it ran (each op's VJP at its recorded
 inputs, in reverse; no forward computation runs again), or, while an outer tape records
 the gradient for a higher order, by replaying it from the sources under `jax.vjp`.
-Programs are cached by structure (`program_cache.LRU`): a small one's first sighting runs uncompiled, later
-ones (and big ones at once) run a jitted pullback, so a training loop compiles its
-backward pass once. Which sources the targets really depend on comes from dead-code
+Programs are cached by structure (`program_cache.LRU`): a small one's first sighting runs
+uncompiled, later ones (and big ones at once) run a jitted pullback, so a training loop
+compiles its backward pass once. Which sources the targets really depend on comes from dead-code
 elimination of the program's jaxpr, so an identically-zero derivative is `None`, as in TF.
 An inner `gradient()` seen by an outer tape is recorded there as one op, giving higher orders.
 """

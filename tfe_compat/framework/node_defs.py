@@ -11,7 +11,8 @@ from tfe_compat.framework.graph import GraphTensor
 from tfe_compat.framework.tensor import Tensor
 
 
-def _shape_proto(shape, proto):
+def shape_proto(shape, proto):
+  """Writes the static `shape` into a TensorShapeProto (any schema with TF's fields)."""
   if shape.dims is None:
     proto.unknown_rank = True
   for dim in shape.dims or ():
@@ -31,13 +32,13 @@ def node_def(op, add_shapes=False):
     else:
       node.attr["T"].type = first._dtype.as_datatype_enum
     if op.kind in ("placeholder", "variable"):
-      _shape_proto(first._shape, node.attr["shape"].shape)
+      shape_proto(first._shape, node.attr["shape"].shape)
     if op.kind == "const" and first._const is not None and first._dtype is not dtypes.string:
       node.attr["value"].tensor.CopyFrom(tensor_util.make_tensor_proto(np.asarray(
           first._const)))
   if add_shapes:
     for tensor in op.outputs:
-      _shape_proto(tensor._shape, node.attr["_output_shapes"].list.shape.add())
+      shape_proto(tensor._shape, node.attr["_output_shapes"].list.shape.add())
   for name, value in op.attrs.items():
     node.attr[name].s = value
   if op.node_attrs is not None:  # TF's own attributes (an imported node, a variable's op)

@@ -108,8 +108,8 @@ def op(impl=None, *, name=None, jit=True, describe_error=None, differentiable=Tr
                              differentiable=differentiable)
   op_name = name or "".join(w.capitalize() for w in impl.__name__.strip("_").split("_"))
   OP_NAMES.add(op_name)
-  compiled = program_cache.LRU()  # static attributes -> jitted impl (cheaper than
-  # jit's static_argnames)
+  compiled = program_cache.LRU()  # static attributes -> jitted impl (cheaper than jit's
+  # static_argnames)
   floats_static = []  # set once the impl needed a float attribute's value to trace
 
   def compute(*values, **kwargs):

@@ -7,8 +7,9 @@ against 75 us). On the CPU the derivative here contracts a transposed copy of `a
 `optimization_barrier` keeps XLA from folding it back), for the shapes where that measured
 faster (`a` of at most 128 rows, `b` of at least 32 columns): the MLP training step of
 benchmarks/graph.py gets ~28% faster. `g @ b.T` is left as it is: with a copy of `b` it ran
-slower in most shapes measured (a 3136x1024 layer at batch 64: 1.7 ms against 3.3 ms). A `custom_jvp`, so forward-mode and higher derivatives work as for
-`jnp.matmul`; other backends get a plain transpose.
+slower in most shapes measured (a 3136x1024 layer at batch 64: 3.3 ms against 1.7 ms). A
+`custom_jvp`, so forward-mode and higher derivatives work as for `jnp.matmul`; other backends
+get a plain transpose.
 """
 import jax
 import jax.numpy as jnp

@@ -21,8 +21,8 @@ from tfe_compat.framework import ops
 from tfe_compat.framework.api import export
 from tfe_compat.framework.tensor import Tensor
 from tfe_compat.ops import conv_ops  # noqa: F401  (registers tf.nn.conv*/pool*)
-from tfe_compat.ops import nn_impl  # noqa: F401  (registers moments, embedding_lookup...)
 from tfe_compat.ops import fast_matmul
+from tfe_compat.ops import nn_impl  # noqa: F401  (registers moments, embedding_lookup...)
 from tfe_compat.ops import value_checks
 from tfe_compat.ops.conv_ops import (_TF_NAMES, _fail, _hashable, _is_concrete, _lookup,
                                      _precise, _require_float, _shape_text)
